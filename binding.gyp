@@ -1,0 +1,13 @@
+{
+  "targets": [
+    {
+      "target_name": "berth_sys",
+      "sources": [
+        "internal/sys/src/addon.c",
+        "internal/sys/src/fs.c",
+        "internal/sys/src/netns.c"
+      ],
+      "cflags": ["-Wall", "-Wextra", "-O2", "-D_GNU_SOURCE"]
+    }
+  ]
+}

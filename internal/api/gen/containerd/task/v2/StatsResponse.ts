@@ -1,0 +1,11 @@
+// Original file: api/containerd/task/v2/shim.proto
+
+import type { Any as _google_protobuf_Any, Any__Output as _google_protobuf_Any__Output } from '../../../google/protobuf/Any';
+
+export interface StatsResponse {
+  'stats'?: (_google_protobuf_Any | null);
+}
+
+export interface StatsResponse__Output {
+  'stats': (_google_protobuf_Any__Output | null);
+}

@@ -1,0 +1,29 @@
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "addon.h"
+
+napi_value berth_throw_errno(napi_env env, int err, const char *call, const char *path) {
+  char msg[4096];
+  snprintf(msg, sizeof msg, "%s %s: %s", call, path ? path : "", strerror(err));
+  napi_value message, error, code, errnoValue, syscall;
+  napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &message);
+  napi_create_error(env, NULL, message, &error);
+  const char *name = strerrorname_np(err);
+  napi_create_string_utf8(env, name ? name : "EUNKNOWN", NAPI_AUTO_LENGTH, &code);
+  napi_create_int32(env, -err, &errnoValue);
+  napi_create_string_utf8(env, call, NAPI_AUTO_LENGTH, &syscall);
+  napi_set_named_property(env, error, "code", code);
+  napi_set_named_property(env, error, "errno", errnoValue);
+  napi_set_named_property(env, error, "syscall", syscall);
+  napi_throw(env, error);
+  return NULL;
+}
+
+static napi_value init(napi_env env, napi_value exports) {
+  if (berth_register_fs(env, exports) != napi_ok) return NULL;
+  if (berth_register_netns(env, exports) != napi_ok) return NULL;
+  return exports;
+}
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, init)

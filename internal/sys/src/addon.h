@@ -1,0 +1,14 @@
+/* berth's native system calls: the few Linux calls Node has no binding for. */
+#ifndef BERTH_SYS_ADDON_H
+#define BERTH_SYS_ADDON_H
+#define NAPI_VERSION 8
+#include <node_api.h>
+
+/* Throws a JS Error carrying errno's code (e.g. "EPERM") and the call that failed. */
+napi_value berth_throw_errno(napi_env env, int err, const char *call, const char *path);
+
+/* fs.c registers mount/umount/mknod/mkfifo/xattr/chown calls. */
+napi_status berth_register_fs(napi_env env, napi_value exports);
+/* netns.c registers network-namespace calls. */
+napi_status berth_register_netns(napi_env env, napi_value exports);
+#endif

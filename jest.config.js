@@ -1,0 +1,11 @@
+/** Tests run TypeScript directly through swc; `make lint` is the type check. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test', '<rootDir>/internal'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },
+  testTimeout: 60000,
+  // Integration suites mount, create netns and start shims: each owns its temp root, but they share
+  // the host's CPU; two workers on a 2-core machine.
+  maxWorkers: 2,
+};
