@@ -1,0 +1,96 @@
+// The shared shape of the sandbox and container stores: records kept in memory for fast reads and
+// persisted in SQLite on every change. Writes go to the database first (one transaction), then to
+// memory, so what readers see is never ahead of what a restart would load.
+import type { MetadataDB } from '../../metadata/db';
+import { fromJSON, toJSON } from '../../metadata/json';
+import { alreadyExists, notFound } from '../../errdefs/errors';
+import { resolveIdPrefix } from './id_index';
+
+export interface StoredRecord<M, S> {
+  readonly id: string;
+  readonly name: string;
+  readonly metadata: M;
+  status: S;
+}
+
+export interface RecordTable {
+  table: 'sandboxes' | 'containers';
+  what: string; // "sandbox", "container": used in error messages
+}
+
+/** Column values beyond id/name/metadata/status that a concrete store persists. */
+export type ExtraColumns = Record<string, string | number>;
+
+export class RecordStore<M, S, R extends StoredRecord<M, S>> {
+  protected readonly records = new Map<string, R>();
+
+  constructor(
+    protected readonly db: MetadataDB,
+    protected readonly table: RecordTable,
+    private readonly hydrate: (row: Record<string, unknown>, metadata: M, status: S) => R,
+  ) {}
+
+  /** Reloads every record from the database (at start). */
+  load(): R[] {
+    this.records.clear();
+    const rows = this.db.sqlite.prepare(`SELECT * FROM ${this.table.table}`).all() as Record<string, unknown>[];
+    for (const row of rows) {
+      const record = this.hydrate(row, fromJSON<M>(String(row.metadata)), fromJSON<S>(String(row.status)));
+      this.records.set(record.id, record);
+    }
+    return [...this.records.values()];
+  }
+
+  protected insert(record: R, extra: ExtraColumns): void {
+    if (this.records.has(record.id)) throw alreadyExists(`${this.table.what} "${record.id}" already exists`);
+    const columns: ExtraColumns = {
+      id: record.id,
+      name: record.name,
+      metadata: toJSON(record.metadata),
+      status: toJSON(record.status),
+      ...extra,
+    };
+    const names = Object.keys(columns);
+    this.db.tx(() => {
+      this.db.sqlite
+        .prepare(`INSERT INTO ${this.table.table} (${names.join(', ')}) VALUES (${names.map((n) => '@' + n).join(', ')})`)
+        .run(columns);
+    });
+    this.records.set(record.id, record);
+  }
+
+  /** Exact ID or unique prefix; NotFound / InvalidArgument (ambiguous) otherwise. */
+  get(idOrPrefix: string): R {
+    const exact = this.records.get(idOrPrefix);
+    if (exact) return exact;
+    const id = resolveIdPrefix(this.records.keys(), idOrPrefix, this.table.what);
+    return this.records.get(id)!;
+  }
+
+  tryGet(id: string): R | undefined {
+    return this.records.get(id);
+  }
+
+  list(): R[] {
+    return [...this.records.values()];
+  }
+
+  /** Applies fn to the status, persists the result, then publishes it in memory. */
+  updateStatus(id: string, fn: (status: S) => S): S {
+    const record = this.records.get(id);
+    if (!record) throw notFound(`${this.table.what} "${id}" not found`);
+    const next = fn(structuredClone(record.status));
+    this.db.tx(() => {
+      this.db.sqlite.prepare(`UPDATE ${this.table.table} SET status = ? WHERE id = ?`).run(toJSON(next), id);
+    });
+    record.status = next;
+    return next;
+  }
+
+  delete(id: string): void {
+    this.db.tx(() => {
+      this.db.sqlite.prepare(`DELETE FROM ${this.table.table} WHERE id = ?`).run(id);
+    });
+    this.records.delete(id);
+  }
+}

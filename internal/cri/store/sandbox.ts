@@ -1,0 +1,60 @@
+// The sandbox store (containerd's internal/cri/store/sandbox).
+import type { PodSandboxConfig__Output } from '../../api/gen/runtime/v1/PodSandboxConfig';
+import type { MetadataDB } from '../../metadata/db';
+import { toJSON } from '../../metadata/json';
+import { RecordStore, type StoredRecord } from './record_store';
+import type { Nanos } from './time';
+
+export type SandboxState = 'ready' | 'notready' | 'unknown';
+
+export interface SandboxMetadata {
+  id: string;
+  name: string;
+  config: PodSandboxConfig__Output;
+  runtimeHandler: string;
+  /** Runtime v2 runtime type, e.g. io.containerd.runc.v2. */
+  runtimeType: string;
+  /** Bind-mounted network namespace; '' for host-network pods. */
+  netnsPath: string;
+  ip: string;
+  additionalIps: string[];
+  /** The pause image as resolved at creation. */
+  image: string;
+  imageId: string;
+  snapshotKey: string;
+  /** Persistent per-sandbox dir under root; volatile one (hostname, hosts, resolv.conf, shm) under state. */
+  rootDir: string;
+  stateDir: string;
+  cgroupParent: string;
+}
+
+export interface SandboxStatus {
+  state: SandboxState;
+  pid: number;
+  createdAt: Nanos;
+  exitStatus: number;
+  exitedAt: Nanos;
+}
+
+export interface Sandbox extends StoredRecord<SandboxMetadata, SandboxStatus> {
+  /** In memory only: set while StopPodSandbox/RemovePodSandbox run. */
+  removing: boolean;
+}
+
+export class SandboxStore extends RecordStore<SandboxMetadata, SandboxStatus, Sandbox> {
+  constructor(db: MetadataDB) {
+    super(db, { table: 'sandboxes', what: 'sandbox' }, (row, metadata, status) => ({
+      id: String(row.id),
+      name: String(row.name),
+      metadata,
+      status,
+      removing: false,
+    }));
+  }
+
+  add(metadata: SandboxMetadata, status: SandboxStatus): Sandbox {
+    const sandbox: Sandbox = { id: metadata.id, name: metadata.name, metadata, status, removing: false };
+    this.insert(sandbox, { config: toJSON(metadata.config), created_at: Date.now() });
+    return sandbox;
+  }
+}

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MetadataDB } from '../../../internal/metadata/db';
+import { ContainerStore, containerState, type ContainerMetadata, type ContainerStatus } from '../../../internal/cri/store/container';
+import { NameIndex } from '../../../internal/cri/store/name_index';
+import { KeyedMutex } from '../../../internal/cri/store/keyed_mutex';
+import { resolveIdPrefix } from '../../../internal/cri/store/id_index';
+import { kindOf } from '../../../internal/errdefs/errors';
+
+const hex = (c: string) => c.repeat(64);
+
+function meta(id: string, name: string): ContainerMetadata {
+  return {
+    id, name, sandboxId: hex('s'), config: {} as ContainerMetadata['config'], imageRef: 'busybox', imageId: 'sha256:x',
+    logPath: '', snapshotKey: id, stateDir: '/x', rootDir: '/y', stopSignal: 'SIGTERM', runtimeHandler: 'runc',
+    runtimeType: 'io.containerd.runc.v2',
+  };
+}
+const created: ContainerStatus = {
+  pid: 0, createdAt: '1', startedAt: '0', finishedAt: '0', exitCode: 0, reason: '', message: '', unknown: false,
+};
+
+describe('NameIndex', () => {
+  it('reserves a name for one key only, idempotently', () => {
+    const names = new NameIndex();
+    names.reserve('a', 'k1');
+    names.reserve('a', 'k1');
+    expect(() => names.reserve('a', 'k2')).toThrow(/reserved for "k1"/);
+    names.releaseByKey('k1');
+    names.reserve('a', 'k2');
+    expect(names.get('a')).toBe('k2');
+  });
+});
+
+describe('resolveIdPrefix', () => {
+  const ids = ['abc1', 'abc2', 'def0'];
+  it('finds exact and unique prefixes, refuses ambiguous and unknown ones', () => {
+    expect(resolveIdPrefix(ids, 'd', 'container')).toBe('def0');
+    expect(resolveIdPrefix(ids, 'abc2', 'container')).toBe('abc2');
+    expect(() => resolveIdPrefix(ids, 'abc', 'container')).toThrow(/ambiguous/);
+    expect(kindOf(catchErr(() => resolveIdPrefix(ids, 'zz', 'container')))).toBe('NotFound');
+    expect(kindOf(catchErr(() => resolveIdPrefix(ids, '', 'container')))).toBe('InvalidArgument');
+  });
+});
+
+describe('ContainerStore', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'berth-store-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('persists records and status transitions across a reload', () => {
+    const db = MetadataDB.open(join(dir, 'meta.db'));
+    const store = new ContainerStore(db);
+    store.add(meta(hex('a'), 'one'), { spec: 1 }, created);
+    expect(kindOf(catchErr(() => store.add(meta(hex('a'), 'two'), {}, created)))).toBe('AlreadyExists');
+    store.updateStatus(hex('a'), (s) => ({ ...s, pid: 42, startedAt: '5' }));
+    db.close();
+
+    const reopened = new ContainerStore(MetadataDB.open(join(dir, 'meta.db')));
+    const [c] = reopened.load();
+    expect(c.id).toBe(hex('a'));
+    expect(c.spec).toEqual({ spec: 1 });
+    expect(c.status.pid).toBe(42);
+    expect(containerState(c.status)).toBe('CONTAINER_RUNNING');
+    expect(reopened.get('aaaa').id).toBe(hex('a'));
+    reopened.delete(hex('a'));
+    expect(reopened.load()).toHaveLength(0);
+  });
+
+  it('refuses a second container with the same name at the database level', () => {
+    const db = MetadataDB.open(join(dir, 'meta.db'));
+    const store = new ContainerStore(db);
+    store.add(meta(hex('a'), 'same'), {}, created);
+    expect(() => store.add(meta(hex('b'), 'same'), {}, created)).toThrow(/UNIQUE/);
+    expect(store.list()).toHaveLength(1);
+    db.close();
+  });
+
+  it('derives states from timestamps', () => {
+    expect(containerState(created)).toBe('CONTAINER_CREATED');
+    expect(containerState({ ...created, startedAt: '2', finishedAt: '3' })).toBe('CONTAINER_EXITED');
+    expect(containerState({ ...created, unknown: true })).toBe('CONTAINER_UNKNOWN');
+  });
+});
+
+describe('KeyedMutex', () => {
+  it('serialises per key and lets other keys run', async () => {
+    const mutex = new KeyedMutex();
+    const order: string[] = [];
+    let releaseFirst!: () => void;
+    const first = mutex.run('a', async () => {
+      order.push('a1 start');
+      await new Promise<void>((r) => (releaseFirst = r));
+      order.push('a1 end');
+    });
+    const second = mutex.run('a', async () => void order.push('a2'));
+    await mutex.run('b', async () => void order.push('b'));
+    releaseFirst();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['a1 start', 'b', 'a1 end', 'a2']);
+  });
+});
+
+function catchErr(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected an error');
+}
