@@ -1,7 +1,257 @@
+/* Network namespaces: create a persistent one (bind-mounted on a file), remove it, and open a
+ * TCP connection from inside one.
+ *
+ * Every namespace switch happens on a short-lived pthread of our own, never on Node's main
+ * thread nor on a libuv pool thread: a thread that called unshare/setns stays in that namespace
+ * until it exits, so it must be a thread nobody else will ever reuse. The slow parts run as
+ * napi async work so the event loop is not blocked. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
 #include "addon.h"
 
-napi_status berth_register_netns(napi_env env, napi_value exports) {
+typedef enum { JOB_CREATE, JOB_CONNECT } job_kind;
+
+/* One async call: its inputs, its outcome, and the promise to settle on the main thread. */
+typedef struct {
+  job_kind kind;
+  char path[PATH_MAX];
+  int port;
+  int timeout_ms;
+  int fd;          /* JOB_CONNECT: the connected socket */
+  int err;         /* 0 when the job succeeded */
+  const char *call; /* the system call that failed */
+  napi_deferred deferred;
+  napi_async_work work;
+} ns_job;
+
+static void job_fail(ns_job *job, int err, const char *call) {
+  if (job->err != 0) return; /* keep the first failure: it is the cause */
+  job->err = err;
+  job->call = call;
+}
+
+/* --- createNetns -------------------------------------------------------------------------- */
+
+/* Runs on its own thread: a fresh network namespace for this thread only, then pinned by a bind
+ * mount of the thread's ns file onto job->path so it outlives the thread.
+ * Propagation: like containerd's pkg/netns (and unlike `ip netns add`, which makes its dir a
+ * shared mount) we leave the parent's propagation alone: runc, the shim and the CNI plugins all
+ * open the path from the host mount namespace, and runc's containers detach the host's mounts
+ * when they pivot_root, so no copy of this mount outlives removeNetns. */
+static void *create_on_thread(void *arg) {
+  ns_job *job = arg;
+  if (unshare(CLONE_NEWNET) != 0) {
+    job_fail(job, errno, "unshare");
+    return NULL;
+  }
+  if (mount("/proc/thread-self/ns/net", job->path, "none", MS_BIND, NULL) != 0)
+    job_fail(job, errno, "mount");
+  return NULL; /* the thread ends here, taking its namespace membership with it */
+}
+
+static void create_execute(ns_job *job) {
+  /* The mount point: an empty file, exclusive so two sandboxes never share one path. */
+  int fd = open(job->path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+  if (fd < 0) {
+    job_fail(job, errno, "open");
+    return;
+  }
+  close(fd);
+  pthread_t thread;
+  int rc = pthread_create(&thread, NULL, create_on_thread, job);
+  if (rc != 0) job_fail(job, rc, "pthread_create");
+  else pthread_join(thread, NULL);
+  if (job->err != 0) unlink(job->path); /* nothing was mounted: drop the file we made */
+}
+
+/* --- connectInNetns ----------------------------------------------------------------------- */
+
+/* A blocking TCP connect to the loopback address of `family`, bounded by timeout_ms. Returns the
+ * socket or -1 with *err set. */
+static int connect_loopback(int family, int port, int timeout_ms, int *err) {
+  int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    *err = errno;
+    return -1;
+  }
+  /* Linux bounds a blocking connect() by SO_SNDTIMEO. */
+  struct timeval tv = {.tv_sec = timeout_ms / 1000, .tv_usec = (timeout_ms % 1000) * 1000};
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  int rc;
+  if (family == AF_INET) {
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    rc = connect(fd, (struct sockaddr *)&addr, sizeof addr);
+  } else {
+    struct sockaddr_in6 addr = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port)};
+    addr.sin6_addr = in6addr_loopback;
+    rc = connect(fd, (struct sockaddr *)&addr, sizeof addr);
+  }
+  if (rc != 0) {
+    /* A connect cut short by SO_SNDTIMEO reports EINPROGRESS: it timed out. */
+    *err = errno == EINPROGRESS || errno == EAGAIN ? ETIMEDOUT : errno;
+    close(fd);
+    return -1;
+  }
+  struct timeval none = {0, 0};
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &none, sizeof none);
+  return fd;
+}
+
+/* Runs on its own thread: join the namespace, then connect. The socket keeps the namespace it
+ * was made in, so it stays usable from any thread once handed back. */
+static void *connect_on_thread(void *arg) {
+  ns_job *job = arg;
+  int nsfd = open(job->path, O_RDONLY | O_CLOEXEC);
+  if (nsfd < 0) {
+    job_fail(job, errno, "open");
+    return NULL;
+  }
+  int rc = setns(nsfd, CLONE_NEWNET);
+  int setns_err = errno;
+  close(nsfd);
+  if (rc != 0) {
+    job_fail(job, setns_err, "setns");
+    return NULL;
+  }
+  int err4 = 0, err6 = 0;
+  job->fd = connect_loopback(AF_INET, job->port, job->timeout_ms, &err4);
+  /* Like containerd's port-forward: IPv4 localhost first, then IPv6 for v6-only listeners. */
+  if (job->fd < 0 && err4 != ETIMEDOUT)
+    job->fd = connect_loopback(AF_INET6, job->port, job->timeout_ms, &err6);
+  if (job->fd < 0) job_fail(job, err4, "connect"); /* the IPv4 error names the usual case */
+  return NULL;
+}
+
+static void connect_execute(ns_job *job) {
+  pthread_t thread;
+  int rc = pthread_create(&thread, NULL, connect_on_thread, job);
+  if (rc != 0) job_fail(job, rc, "pthread_create");
+  else pthread_join(thread, NULL);
+}
+
+/* --- async plumbing ----------------------------------------------------------------------- */
+
+static void job_execute(napi_env env, void *data) {
   (void)env;
-  (void)exports;
-  return napi_ok;
+  ns_job *job = data;
+  if (job->kind == JOB_CREATE) create_execute(job);
+  else connect_execute(job);
+}
+
+static void job_complete(napi_env env, napi_status status, void *data) {
+  ns_job *job = data;
+  if (status == napi_ok && job->err == 0) {
+    napi_value value;
+    if (job->kind == JOB_CONNECT) napi_create_int32(env, job->fd, &value);
+    else napi_get_undefined(env, &value);
+    napi_resolve_deferred(env, job->deferred, value);
+  } else {
+    if (job->kind == JOB_CONNECT && job->fd >= 0) close(job->fd);
+    /* Build the errno-carrying Error the same way the sync calls throw it, then reject with it. */
+    napi_value error;
+    berth_throw_errno(env, job->err != 0 ? job->err : ECANCELED, job->call ? job->call : "async", job->path);
+    napi_get_and_clear_last_exception(env, &error);
+    napi_reject_deferred(env, job->deferred, error);
+  }
+  napi_delete_async_work(env, job->work);
+  free(job);
+}
+
+/* Reads a path argument into buf; throws and returns 0 when it is not a usable path. */
+static int read_path(napi_env env, napi_value value, char *buf, size_t size) {
+  size_t len = 0;
+  if (napi_get_value_string_utf8(env, value, buf, size, &len) != napi_ok) {
+    napi_throw_type_error(env, NULL, "path must be a string");
+    return 0;
+  }
+  if (len == 0 || len >= size - 1) {
+    berth_throw_errno(env, len == 0 ? EINVAL : ENAMETOOLONG, "path", buf);
+    return 0;
+  }
+  return 1;
+}
+
+static napi_value queue_job(napi_env env, ns_job *job, const char *name) {
+  napi_value promise, resource_name;
+  job->fd = -1;
+  napi_create_promise(env, &job->deferred, &promise);
+  napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &resource_name);
+  napi_create_async_work(env, NULL, resource_name, job_execute, job_complete, job, &job->work);
+  napi_queue_async_work(env, job->work);
+  return promise;
+}
+
+/* createNetns(path): Promise<void> */
+static napi_value create_netns(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  ns_job *job = calloc(1, sizeof *job);
+  if (job == NULL) return berth_throw_errno(env, ENOMEM, "createNetns", NULL);
+  if (argc < 1 || !read_path(env, argv[0], job->path, sizeof job->path)) {
+    free(job);
+    return NULL;
+  }
+  job->kind = JOB_CREATE;
+  return queue_job(env, job, "berth.createNetns");
+}
+
+/* connectInNetns(path, port, timeoutMs): Promise<number> (a connected TCP socket fd) */
+static napi_value connect_in_netns(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  ns_job *job = calloc(1, sizeof *job);
+  if (job == NULL) return berth_throw_errno(env, ENOMEM, "connectInNetns", NULL);
+  if (argc < 3 || !read_path(env, argv[0], job->path, sizeof job->path)) {
+    free(job);
+    if (argc < 3) napi_throw_type_error(env, NULL, "connectInNetns(path, port, timeoutMs)");
+    return NULL;
+  }
+  if (napi_get_value_int32(env, argv[1], &job->port) != napi_ok || job->port < 1 || job->port > 65535 ||
+      napi_get_value_int32(env, argv[2], &job->timeout_ms) != napi_ok || job->timeout_ms < 1) {
+    free(job);
+    napi_throw_range_error(env, NULL, "port must be 1-65535 and timeoutMs positive");
+    return NULL;
+  }
+  job->kind = JOB_CONNECT;
+  return queue_job(env, job, "berth.connectInNetns");
+}
+
+/* removeNetns(path): unmount (lazily, so a busy holder does not block) and delete the file.
+ * Idempotent: a path that is not mounted or not there is fine. */
+static napi_value remove_netns(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  char path[PATH_MAX];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 1 || !read_path(env, argv[0], path, sizeof path)) return NULL;
+  /* Unmount every layer: a path mounted twice must not survive as a live namespace. */
+  for (int i = 0; i < 16; i++) {
+    if (umount2(path, MNT_DETACH | UMOUNT_NOFOLLOW) == 0) continue;
+    if (errno == EINVAL || errno == ENOENT) break;
+    return berth_throw_errno(env, errno, "umount2", path);
+  }
+  if (unlink(path) != 0 && errno != ENOENT) return berth_throw_errno(env, errno, "unlink", path);
+  return NULL;
+}
+
+napi_status berth_register_netns(napi_env env, napi_value exports) {
+  napi_property_descriptor props[] = {
+      {"createNetns", NULL, create_netns, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"removeNetns", NULL, remove_netns, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"connectInNetns", NULL, connect_in_netns, NULL, NULL, NULL, napi_enumerable, NULL},
+  };
+  return napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
 }

@@ -1,0 +1,79 @@
+// The result cache, like libcni's (<cacheDir>/results/<network>-<containerID>-<ifName>): written after
+// a successful ADD so DEL and CHECK get the prevResult and runtime config the ADD used, even after a
+// restart or a change in conf_dir; removed after a successful DEL.
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { internal } from '../errdefs/errors';
+import type { NetworkConfigList } from './types';
+
+export interface CachedAttachment {
+  kind: 'cniCacheV1';
+  containerId: string;
+  ifName: string;
+  networkName: string;
+  /** The network config the ADD ran with; DEL prefers it to today's conf_dir. */
+  config: NetworkConfigList;
+  cniArgs: Array<[string, string]>;
+  capabilityArgs: Record<string, unknown>;
+  /** The final result of the chain, as printed by its last plugin. */
+  result: Record<string, unknown>;
+}
+
+export class ResultCache {
+  constructor(private readonly cacheDir: string) {}
+
+  private dir(): string {
+    return join(this.cacheDir, 'results');
+  }
+
+  private file(networkName: string, containerId: string, ifName: string): string {
+    return join(this.dir(), `${networkName}-${containerId}-${ifName}`);
+  }
+
+  /** Atomically records an attachment (write to a temp file, then rename). */
+  save(entry: CachedAttachment): void {
+    const path = this.file(entry.networkName, entry.containerId, entry.ifName);
+    const tmp = `${path}.tmp-${process.pid}`;
+    try {
+      mkdirSync(this.dir(), { recursive: true, mode: 0o700 });
+      writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
+      renameSync(tmp, path);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw internal(`save CNI result cache ${path}: ${(err as Error).message}`, err);
+    }
+  }
+
+  /** The attachment of one network, or undefined when none (or unreadable: DEL must still run). */
+  load(networkName: string, containerId: string, ifName: string): CachedAttachment | undefined {
+    return this.read(this.file(networkName, containerId, ifName));
+  }
+
+  /** Every cached attachment of a container, in file-name order. */
+  list(containerId: string): CachedAttachment[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir());
+    } catch {
+      return [];
+    }
+    return names
+      .filter((name) => name.includes(`-${containerId}-`) && !name.includes('.tmp-'))
+      .sort()
+      .map((name) => this.read(join(this.dir(), name)))
+      .filter((entry): entry is CachedAttachment => entry?.containerId === containerId);
+  }
+
+  remove(networkName: string, containerId: string, ifName: string): void {
+    rmSync(this.file(networkName, containerId, ifName), { force: true });
+  }
+
+  private read(path: string): CachedAttachment | undefined {
+    try {
+      const entry = JSON.parse(readFileSync(path, 'utf8')) as CachedAttachment;
+      return entry.kind === 'cniCacheV1' ? entry : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}

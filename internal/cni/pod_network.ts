@@ -1,0 +1,223 @@
+// The pod network, as containerd's CRI plugin drives go-cni: the loopback network ("lo") and then
+// the networks of conf_dir (eth0, eth1, ...) attached to a pod's netns; detached in reverse order.
+import { isNetnsMounted } from '../netns/netns';
+import { invalidArgument, messageOf, notFound, wrap } from '../errdefs/errors';
+import { silentLogger, type Logger } from '../log/logger';
+import { ResultCache } from './cache';
+import { addNetworkList, checkNetworkList, delNetworkList, type ChainOptions } from './chain';
+import { NETWORK_NOT_READY_REASON, loadNetworks, loopbackNetwork } from './config';
+import { podInterfaces, selectPodIPs, type InterfaceConfig } from './result';
+import type { BandwidthLimits, CniDNS, CniResult, CniRoute, DnsCapability, NetworkConfigList, PortMapping, RuntimeConf } from './types';
+
+export interface CniManagerOptions {
+  /** Where network configs live (containerd: /etc/cni/net.d). */
+  confDir: string;
+  /** Where plugin binaries live, searched in order (containerd: /opt/cni/bin). */
+  binDirs: string[];
+  /** Result cache root (libcni: /var/lib/cni); keep it under berth's state dir. */
+  cacheDir: string;
+  /** How many conf_dir files become networks; default 1, 0 for all. */
+  maxConfNum?: number;
+  /** Bound on each plugin exec; default 60s. */
+  pluginTimeoutMs?: number;
+  logger?: Logger;
+}
+
+/** Who the pod is: the parameters of every plugin exec. */
+export interface PodNetworkRequest {
+  /** The sandbox ID (CNI_CONTAINERID, K8S_POD_INFRA_CONTAINER_ID). */
+  id: string;
+  /** The pod's netns path; on teardown a vanished netns is fine. */
+  netnsPath: string;
+  podName: string;
+  podNamespace: string;
+  podUid: string;
+  portMappings?: PortMapping[];
+  bandwidth?: BandwidthLimits;
+  dns?: DnsCapability;
+  /** Further capability args by name (e.g. "io.kubernetes.cri.pod-annotations"). */
+  capabilityArgs?: Record<string, unknown>;
+}
+
+/** What setup learned about the pod's network, merged over all its networks. */
+export interface PodNetworkResult {
+  /** Pod-side interfaces by name ("lo", "eth0", ...). */
+  interfaces: Record<string, InterfaceConfig>;
+  routes: CniRoute[];
+  dns: CniDNS[];
+  /** Each network's normalized result, by network name. */
+  networks: Record<string, CniResult>;
+}
+
+export interface PodNetworkSetup {
+  /** The pod's IPs from eth0: the first IPv4 first, then the others (CRI PodIP + additional IPs). */
+  ips: string[];
+  result: PodNetworkResult;
+}
+
+export interface NetworkStatus {
+  ready: boolean;
+  reason?: string;
+  message?: string;
+}
+
+/** The interface the default (first) pod network creates; its IPs are the pod's IPs. */
+export const DEFAULT_IFNAME = 'eth0';
+
+interface Attachment {
+  list: NetworkConfigList;
+  ifName: string;
+}
+
+export class CniManager {
+  private readonly cache: ResultCache;
+  private readonly chain: ChainOptions;
+  private readonly log: Logger;
+
+  constructor(private readonly opts: CniManagerOptions) {
+    if (opts.binDirs.length === 0) throw invalidArgument('CNI: bin_dirs is empty');
+    this.cache = new ResultCache(opts.cacheDir);
+    this.chain = { binDirs: opts.binDirs, timeoutMs: opts.pluginTimeoutMs ?? 60_000 };
+    this.log = opts.logger ?? silentLogger;
+  }
+
+  /** True when conf_dir holds a valid network config (the CRI Status NetworkReady condition). */
+  hasConfig(): boolean {
+    return this.status().ready;
+  }
+
+  status(): NetworkStatus {
+    try {
+      loadNetworks(this.opts.confDir, this.opts.maxConfNum ?? 1);
+      return { ready: true };
+    } catch (err) {
+      return { ready: false, reason: NETWORK_NOT_READY_REASON, message: `Network plugin returns error: ${messageOf(err)}` };
+    }
+  }
+
+  /** The networks a pod gets, loopback first; reads conf_dir now, so config changes apply to new pods. */
+  private attachments(): Attachment[] {
+    const networks = loadNetworks(this.opts.confDir, this.opts.maxConfNum ?? 1);
+    return [{ list: loopbackNetwork(), ifName: 'lo' }, ...networks.map((list, i) => ({ list, ifName: `eth${i}` }))];
+  }
+
+  private runtimeConf(req: PodNetworkRequest, netns: string, ifName: string): RuntimeConf {
+    const capabilityArgs: Record<string, unknown> = { ...req.capabilityArgs };
+    // containerd passes only mappings with a host port.
+    const ports = (req.portMappings ?? []).filter((p) => p.hostPort > 0);
+    if (ports.length > 0) capabilityArgs.portMappings = ports;
+    if (req.bandwidth !== undefined) capabilityArgs.bandwidth = req.bandwidth;
+    if (req.dns !== undefined) capabilityArgs.dns = req.dns;
+    return {
+      containerId: req.id,
+      netns,
+      ifName,
+      args: [
+        ['IgnoreUnknown', '1'],
+        ['K8S_POD_NAMESPACE', req.podNamespace],
+        ['K8S_POD_NAME', req.podName],
+        ['K8S_POD_INFRA_CONTAINER_ID', req.id],
+        ['K8S_POD_UID', req.podUid],
+      ],
+      capabilityArgs,
+    };
+  }
+
+  /**
+   * Attaches the pod's netns to loopback and every configured network. On any failure the
+   * networks already attempted are detached again (DEL, reverse order) before the error is thrown,
+   * so a failed setup leaves no IP, veth or cache entry behind.
+   */
+  async setupPodNetwork(req: PodNetworkRequest): Promise<PodNetworkSetup> {
+    const attachments = this.attachments();
+    if (!isNetnsMounted(req.netnsPath)) throw invalidArgument(`setup network for pod ${req.id}: ${req.netnsPath} is not a network namespace`);
+    const attempted: Attachment[] = [];
+    const result: PodNetworkResult = { interfaces: {}, routes: [], dns: [], networks: {} };
+    try {
+      for (const att of attachments) {
+        attempted.push(att);
+        const rt = this.runtimeConf(req, req.netnsPath, att.ifName);
+        const res = await addNetworkList(att.list, rt, this.chain);
+        this.cache.save({
+          kind: 'cniCacheV1',
+          containerId: req.id,
+          ifName: att.ifName,
+          networkName: att.list.name,
+          config: att.list,
+          cniArgs: rt.args,
+          capabilityArgs: rt.capabilityArgs,
+          result: res.raw,
+        });
+        Object.assign(result.interfaces, podInterfaces(res, att.ifName));
+        result.routes.push(...res.routes);
+        if (Object.keys(res.dns).length > 0) result.dns.push(res.dns);
+        result.networks[att.list.name] = res;
+      }
+    } catch (err) {
+      this.log.warn('pod network setup failed, detaching', { podSandboxId: req.id, error: err });
+      await this.detach(req, attempted.reverse()).catch((undoErr: unknown) =>
+        this.log.error('cannot undo failed pod network setup', { podSandboxId: req.id, error: undoErr }),
+      );
+      throw wrap(err, `setup network for pod ${req.id}`);
+    }
+    const ips = selectPodIPs(result.interfaces[DEFAULT_IFNAME]?.ipConfigs ?? []);
+    this.log.info('pod network set up', { podSandboxId: req.id, ips });
+    return { ips, result };
+  }
+
+  /**
+   * Detaches the pod from every network it was attached to (the cached attachments, which also
+   * survive a conf_dir change) and from today's configured ones, in reverse order. Idempotent, and
+   * fine with a netns that is already gone (CNI_NETNS is then empty, as the spec allows for DEL).
+   */
+  async teardownPodNetwork(req: PodNetworkRequest): Promise<void> {
+    const byKey = new Map<string, Attachment>();
+    let configured: Attachment[] = [];
+    try {
+      configured = this.attachments();
+    } catch (err) {
+      // No config today: the cache alone says what to detach.
+      this.log.debug('no CNI config for teardown, using the result cache', { podSandboxId: req.id, error: err });
+      configured = [{ list: loopbackNetwork(), ifName: 'lo' }];
+    }
+    for (const att of configured) byKey.set(`${att.list.name}/${att.ifName}`, att);
+    for (const entry of this.cache.list(req.id)) byKey.set(`${entry.networkName}/${entry.ifName}`, { list: entry.config, ifName: entry.ifName });
+    // Loopback was attached first, so it goes last; the rest in reverse of their ifName order.
+    const order = [...byKey.values()].sort((a, b) => (a.ifName === 'lo' ? 1 : b.ifName === 'lo' ? -1 : b.ifName.localeCompare(a.ifName)));
+    await this.detach(req, order);
+  }
+
+  /** DEL each attachment in the order given; all are tried, the first failure is thrown. */
+  private async detach(req: PodNetworkRequest, attachments: Attachment[]): Promise<void> {
+    const netns = isNetnsMounted(req.netnsPath) ? req.netnsPath : '';
+    let firstError: unknown;
+    for (const att of attachments) {
+      const cached = this.cache.load(att.list.name, req.id, att.ifName);
+      const rt = this.runtimeConf(req, netns, att.ifName);
+      // Port mappings etc. as they were at ADD time, unless the caller gives them now.
+      if (cached) rt.capabilityArgs = { ...cached.capabilityArgs, ...rt.capabilityArgs };
+      try {
+        await delNetworkList(att.list, rt, cached?.result, this.chain);
+        this.cache.remove(att.list.name, req.id, att.ifName);
+      } catch (err) {
+        firstError ??= err;
+      }
+    }
+    if (firstError !== undefined) throw wrap(firstError, `teardown network for pod ${req.id}`);
+  }
+
+  /** CHECK every attached network against its cached result (spec >= 0.4.0). */
+  async checkPodNetwork(req: PodNetworkRequest): Promise<void> {
+    for (const att of this.attachments()) {
+      const cached = this.cache.load(att.list.name, req.id, att.ifName);
+      if (!cached) throw notFound(`check network for pod ${req.id}: network "${att.list.name}" was never attached`);
+      const rt = this.runtimeConf(req, req.netnsPath, att.ifName);
+      rt.capabilityArgs = { ...cached.capabilityArgs, ...rt.capabilityArgs };
+      try {
+        await checkNetworkList(cached.config, rt, cached.result, this.chain);
+      } catch (err) {
+        throw wrap(err, `check network for pod ${req.id}`);
+      }
+    }
+  }
+}
