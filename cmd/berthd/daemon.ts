@@ -1,0 +1,123 @@
+// berthd's wiring: config -> directories, metadata DB, CRI service, gRPC server on the unix socket.
+// start() undoes its own steps in reverse when a later one fails; stop() drains calls (with a
+// forced shutdown after a grace period), closes the database and removes the socket.
+import * as grpc from '@grpc/grpc-js';
+import { chmodSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { unixTarget } from '../../internal/api/cri';
+import type { BerthConfig } from '../../internal/config/schema';
+import { unavailable, messageOf } from '../../internal/errdefs/errors';
+import { silentLogger, type Logger } from '../../internal/log/logger';
+import { MetadataDB } from '../../internal/metadata/db';
+import { createGrpcServer } from '../../internal/cri/server/grpc_server';
+import { berthHandlers } from '../../internal/cri/server/handlers';
+import type { HandlerRegistry } from '../../internal/cri/server/registry';
+import { CriService } from '../../internal/cri/server/service';
+import { claimSocketPath, removeSocketIfOurs, socketInode } from './socket';
+
+export interface DaemonOptions {
+  logger?: Logger;
+  /** Defaults to every handler berth has (internal/cri/server/handlers.ts). */
+  registry?: HandlerRegistry;
+  /** How long stop() lets in-flight calls finish before cutting them off. */
+  shutdownGraceMs?: number;
+}
+
+export interface Daemon {
+  readonly config: BerthConfig;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+type Undo = () => void | Promise<void>;
+
+function bind(server: grpc.Server, path: string): Promise<void> {
+  // The socket is created by bind(2) with the process umask: create it 0600 from the start
+  // instead of leaving a window where others could connect. Only startup runs meanwhile.
+  const previous = process.umask(0o177);
+  return new Promise<void>((resolve, reject) => {
+    server.bindAsync(unixTarget(path), grpc.ServerCredentials.createInsecure(), (err) => {
+      process.umask(previous);
+      if (err) reject(unavailable(`address ${path}: cannot listen: ${messageOf(err)}`, err));
+      else resolve();
+    });
+  });
+}
+
+function shutdown(server: grpc.Server, graceMs: number, logger: Logger): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => {
+      logger.warn('calls still running after the grace period; cutting them off', { graceMs });
+      server.forceShutdown();
+      resolve();
+    }, graceMs);
+    server.tryShutdown(() => {
+      clearTimeout(force);
+      resolve();
+    });
+  });
+}
+
+export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Daemon {
+  const logger = opts.logger ?? silentLogger;
+  const graceMs = opts.shutdownGraceMs ?? 10_000;
+  const undo: Undo[] = [];
+  let server: grpc.Server | undefined;
+  let db: MetadataDB | undefined;
+  let inode: number | undefined;
+
+  async function unwind(): Promise<void> {
+    while (undo.length > 0) {
+      const step = undo.pop()!;
+      try {
+        await step();
+      } catch (err) {
+        logger.error('cleanup step failed', { error: messageOf(err) });
+      }
+    }
+  }
+
+  async function start(): Promise<void> {
+    try {
+      // First: a second daemon on a live socket must leave the first one's files and DB alone.
+      await claimSocketPath(config.address);
+      mkdirSync(config.root, { recursive: true, mode: 0o711 });
+      mkdirSync(config.state, { recursive: true, mode: 0o711 });
+
+      db = MetadataDB.open(join(config.root, 'metadata.db'));
+      const openDb = db;
+      undo.push(() => {
+        openDb.close();
+        db = undefined;
+      });
+
+      const svc = new CriService({ config, logger, db });
+      const grpcServer = createGrpcServer(svc, opts.registry ?? berthHandlers());
+      server = grpcServer;
+      undo.push(() => {
+        grpcServer.forceShutdown();
+        server = undefined;
+      });
+
+      await bind(grpcServer, config.address);
+      chmodSync(config.address, 0o600);
+      inode = socketInode(config.address);
+      undo.push(() => removeSocketIfOurs(config.address, inode));
+      logger.info('berthd serving', { address: config.address, root: config.root, state: config.state });
+    } catch (err) {
+      await unwind();
+      throw err;
+    }
+  }
+
+  async function stop(): Promise<void> {
+    if (server) {
+      await shutdown(server, graceMs, logger);
+    }
+    // The server is already down: its own undo step (forceShutdown) is then a no-op.
+    await unwind();
+    logger.info('berthd stopped', { address: config.address });
+  }
+
+  return { config, start, stop };
+}

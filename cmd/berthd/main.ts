@@ -1,0 +1,88 @@
+// berthd: the berth CRI runtime server. Flags override the config file; see --help.
+import { parseArgs } from 'node:util';
+import { applyFlags, loadConfig } from '../../internal/config';
+import { messageOf } from '../../internal/errdefs/errors';
+import { createLogger } from '../../internal/log/logger';
+import { createDaemon } from './daemon';
+
+const USAGE = `usage: berthd [--config FILE] [--address SOCK] [--root DIR] [--state DIR] [--log-level LEVEL]
+
+  --config FILE       berth.toml (default: none, built-in defaults; see configs/berth.toml)
+  --address SOCK      CRI socket path (default /run/berth/berth.sock)
+  --root DIR          persistent data: metadata.db, content, snapshots (default /var/lib/berth)
+  --state DIR         runtime state: bundles, FIFOs, netns (default /run/berth)
+  --log-level LEVEL   trace | debug | info | warn | error (default info)
+  -h, --help          this text
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`berthd: ${message}\n`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        config: { type: 'string' },
+        address: { type: 'string' },
+        root: { type: 'string' },
+        state: { type: 'string' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    process.stderr.write(USAGE);
+    fail(messageOf(err));
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+
+  let config;
+  try {
+    config = applyFlags(loadConfig(values.config), {
+      address: values.address,
+      root: values.root,
+      state: values.state,
+      logLevel: values['log-level'],
+    });
+  } catch (err) {
+    fail(messageOf(err));
+  }
+
+  const logger = createLogger({ level: config.log_level });
+  const daemon = createDaemon(config, { logger });
+  try {
+    await daemon.start();
+  } catch (err) {
+    logger.error('berthd failed to start', { error: messageOf(err) });
+    fail(messageOf(err));
+  }
+
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn('second signal while stopping; exiting now', { signal });
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info('stopping', { signal });
+    daemon.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error('stop failed', { error: messageOf(err) });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
+void main();

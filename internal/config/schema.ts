@@ -1,0 +1,84 @@
+// berthd's configuration: the shape of berth.toml, its defaults and its checks, in one zod schema.
+// Keys follow containerd's config.toml (and its CRI plugin section) so an operator who knows one
+// knows the other; every table is strict, so a misspelt key is an error instead of a silent default.
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+
+const absolutePath = z.string().refine((p) => isAbsolute(p), { message: 'must be an absolute path' });
+
+// The shim resolves its binary from this name (io.containerd.runc.v2 -> containerd-shim-runc-v2).
+const runtimeType = z
+  .string()
+  .regex(/^io\.containerd\.[a-z0-9_]+\.v[0-9]+$/, { message: 'must look like io.containerd.<name>.v<N>' });
+
+// [cri.runtimes.<handler>.options]: the runc shim's options (containerd.runc.v1.Options).
+const runcOptions = z.strictObject({
+  BinaryName: z.string().optional(),
+  Root: absolutePath.optional(),
+  SystemdCgroup: z.boolean().optional(),
+});
+
+const runtime = z.strictObject({
+  runtime_type: runtimeType.default('io.containerd.runc.v2'),
+  options: runcOptions.prefault({}),
+});
+
+const port = z
+  .string()
+  .regex(/^[0-9]+$/, { message: 'must be a port number as a string' })
+  .refine((p) => Number(p) <= 65535, { message: 'must be a port number between 0 and 65535' });
+
+const cri = z
+  .strictObject({
+    sandbox_image: z.string().min(1).default('registry.k8s.io/pause:3.9'),
+    default_runtime: z.string().min(1).default('runc'),
+    restrict_oom_score_adj: z.boolean().default(false),
+    max_container_log_line_size: z.number().int().min(-1).default(16384),
+    // Accepted as a key for containerd compatibility; berth has no SELinux labelling.
+    enable_selinux: z
+      .boolean()
+      .refine((on) => !on, { message: 'SELinux is not supported by berth; set it to false' })
+      .default(false),
+    stream_server_address: z.string().min(1).default('127.0.0.1'),
+    stream_server_port: port.default('0'),
+    runtimes: z
+      .record(z.string().min(1), runtime)
+      .default({ runc: { runtime_type: 'io.containerd.runc.v2', options: {} } }),
+  })
+  .superRefine((c, ctx) => {
+    if (!Object.hasOwn(c.runtimes, c.default_runtime)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['default_runtime'],
+        message: `names runtime "${c.default_runtime}", which is not in [cri.runtimes] (have: ${Object.keys(c.runtimes).join(', ') || 'none'})`,
+      });
+    }
+  });
+
+const cni = z.strictObject({
+  bin_dirs: z.array(absolutePath).min(1).default(['/usr/lib/cni', '/opt/cni/bin']),
+  conf_dir: absolutePath.default('/etc/cni/net.d'),
+  max_conf_num: z.number().int().min(0).default(1),
+});
+
+const registry = z.strictObject({
+  // Directory of hosts.toml files, as containerd's; "" means none.
+  config_path: z.string().default(''),
+});
+
+export const berthConfigSchema = z.strictObject({
+  root: absolutePath.default('/var/lib/berth'),
+  state: absolutePath.default('/run/berth'),
+  address: absolutePath.default('/run/berth/berth.sock'),
+  log_level: z.enum(LOG_LEVELS).default('info'),
+  cri: cri.prefault({}),
+  cni: cni.prefault({}),
+  registry: registry.prefault({}),
+});
+
+export type BerthConfig = z.output<typeof berthConfigSchema>;
+export type CriConfig = BerthConfig['cri'];
+export type RuntimeHandlerConfig = CriConfig['runtimes'][string];
+export type CniConfig = BerthConfig['cni'];

@@ -1,0 +1,132 @@
+// The gRPC face of the CRI server: a grpc-js handler for EVERY method of RuntimeService,
+// ImageService and Admin. Registered methods run their handler, with thrown errors mapped to gRPC
+// codes (errdefs/grpc.ts) and each call logged with its method and IDs; the rest answer
+// UNIMPLEMENTED naming the method, so a client learns exactly what berth lacks.
+import * as grpc from '@grpc/grpc-js';
+import { adminServiceDefinition, imageServiceDefinition, runtimeServiceDefinition } from '../../api/cri';
+import { kindOf, type ErrorKind } from '../../errdefs/errors';
+import { toServiceError } from '../../errdefs/grpc';
+import type { LogFields } from '../../log/logger';
+import type { HandlerRegistry, RegisteredHandler, ServiceName } from './registry';
+import type { CriService } from './service';
+
+// Errors that say "the caller asked for something wrong" are warnings; the rest are ours.
+const CALLER_ERRORS: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
+  'NotFound',
+  'AlreadyExists',
+  'InvalidArgument',
+  'FailedPrecondition',
+  'Unimplemented',
+  'Canceled',
+  'DeadlineExceeded',
+]);
+
+// Request fields worth a log line: the IDs an operator greps for.
+const ID_FIELDS = ['pod_sandbox_id', 'container_id', 'exec_id'];
+
+function idsOf(req: unknown): LogFields {
+  const fields: LogFields = {};
+  if (req === null || typeof req !== 'object') return fields;
+  const r = req as Record<string, unknown>;
+  for (const key of ID_FIELDS) if (typeof r[key] === 'string' && r[key] !== '') fields[key] = r[key];
+  const image = r.image as { image?: unknown } | null | undefined;
+  if (image && typeof image.image === 'string' && image.image !== '') fields.image = image.image;
+  const config = r.config as { metadata?: { name?: unknown } | null } | null | undefined;
+  if (typeof config?.metadata?.name === 'string') fields.name = config.metadata.name;
+  return fields;
+}
+
+/** "runtime.v1.RuntimeService/Version" from the method path "/runtime.v1.RuntimeService/Version". */
+function fullMethodName(def: grpc.MethodDefinition<unknown, unknown>): string {
+  return def.path.replace(/^\//, '');
+}
+
+function unimplemented(method: string): Partial<grpc.ServiceError> {
+  return { code: grpc.status.UNIMPLEMENTED, details: `${method} is not implemented by berth` };
+}
+
+function logFailure(svc: CriService, method: string, fields: LogFields, err: unknown): void {
+  const level = CALLER_ERRORS.has(kindOf(err)) ? 'warn' : 'error';
+  svc.logger[level]('rpc failed', { method, ...fields, error: err instanceof Error ? err.message : String(err) });
+}
+
+function unaryHandler(svc: CriService, method: string, handler: RegisteredHandler): grpc.handleUnaryCall<unknown, unknown> {
+  return (call, callback) => {
+    const fields = idsOf(call.request);
+    const started = Date.now();
+    handler(svc, call.request, call).then(
+      (res) => {
+        svc.logger.debug('rpc done', { method, ...fields, ms: Date.now() - started });
+        callback(null, res);
+      },
+      (err: unknown) => {
+        logFailure(svc, method, fields, err);
+        callback(toServiceError(err));
+      },
+    );
+  };
+}
+
+function streamHandler(
+  svc: CriService,
+  method: string,
+  handler: RegisteredHandler,
+): grpc.handleServerStreamingCall<unknown, unknown> {
+  return (call) => {
+    const fields = idsOf(call.request);
+    handler(svc, call.request, call).then(
+      () => {
+        svc.logger.debug('rpc stream done', { method, ...fields });
+        call.end();
+      },
+      (err: unknown) => {
+        logFailure(svc, method, fields, err);
+        // grpc-js turns an 'error' on a server stream into the call's status and ends it.
+        call.emit('error', toServiceError(err));
+      },
+    );
+  };
+}
+
+function implementation(
+  svc: CriService,
+  registry: HandlerRegistry,
+  service: ServiceName,
+  definition: grpc.ServiceDefinition,
+): grpc.UntypedServiceImplementation {
+  const impl: grpc.UntypedServiceImplementation = {};
+  for (const [name, def] of Object.entries(definition)) {
+    const method = fullMethodName(def);
+    const handler = registry.lookup(service, name);
+    if (def.requestStream) {
+      // CRI has no client-streaming RPCs; answer any such method without reading its input.
+      impl[name] = ((call: grpc.ServerReadableStream<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) => {
+        call.resume();
+        cb(unimplemented(method));
+      }) as grpc.handleClientStreamingCall<unknown, unknown>;
+    } else if (def.responseStream) {
+      impl[name] = handler
+        ? streamHandler(svc, method, handler)
+        : (call: grpc.ServerWritableStream<unknown, unknown>) => call.emit('error', unimplemented(method));
+    } else {
+      impl[name] = handler
+        ? unaryHandler(svc, method, handler)
+        : (_call: grpc.ServerUnaryCall<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) => cb(unimplemented(method));
+    }
+  }
+  return impl;
+}
+
+/** A grpc-js server with all of berth's services added; the caller binds and starts it. */
+export function createGrpcServer(svc: CriService, registry: HandlerRegistry, options?: grpc.ServerOptions): grpc.Server {
+  const server = new grpc.Server({
+    // CRI messages (ListContainers on a busy node, image lists) can be large; containerd allows 16 MiB.
+    'grpc.max_receive_message_length': 16 * 1024 * 1024,
+    'grpc.max_send_message_length': 16 * 1024 * 1024,
+    ...options,
+  });
+  server.addService(runtimeServiceDefinition(), implementation(svc, registry, 'RuntimeService', runtimeServiceDefinition()));
+  server.addService(imageServiceDefinition(), implementation(svc, registry, 'ImageService', imageServiceDefinition()));
+  server.addService(adminServiceDefinition(), implementation(svc, registry, 'Admin', adminServiceDefinition()));
+  return server;
+}

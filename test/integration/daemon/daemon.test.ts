@@ -1,0 +1,199 @@
+// berthd as a user meets it: a real process on a real unix socket, driven over gRPC and berthctl.
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { repoRoot } from '../../../internal/api/cri';
+import { callError, criClient, type CriClient } from '../../harness/cri_client';
+import { runBerthdToExit, startBerthd, type RunningBerthd } from '../../harness/daemon';
+
+const execFileP = promisify(execFile);
+
+async function berthctl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const main = join(repoRoot(), 'dist', 'cmd', 'berthctl', 'main.js');
+  try {
+    const { stdout, stderr } = await execFileP(process.execPath, [main, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('berthd serving', () => {
+  let cniDir: string;
+  let daemon: RunningBerthd;
+  let client: CriClient;
+
+  beforeAll(async () => {
+    cniDir = mkdtempSync(join(tmpdir(), 'berthd-test-cni-'));
+    daemon = await startBerthd({ configToml: `[cni]\nconf_dir = "${cniDir}"\n` });
+    client = criClient(daemon.socket);
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await daemon?.stop();
+    rmSync(cniDir, { recursive: true, force: true });
+  });
+
+  it('answers Version', async () => {
+    expect(await client.runtime.Version({ version: 'v1' })).toEqual({
+      version: '0.1.0',
+      runtime_name: 'berth',
+      runtime_version: '0.1.0',
+      runtime_api_version: 'v1',
+    });
+  });
+
+  it('reports the runtime ready and the network not ready until a CNI config appears', async () => {
+    const before = await client.runtime.Status({ verbose: false });
+    expect(before.status?.conditions).toEqual([
+      { type: 'RuntimeReady', status: true, reason: '', message: '' },
+      {
+        type: 'NetworkReady',
+        status: false,
+        reason: 'NetworkPluginNotReady',
+        message: 'Network plugin returns error: cni plugin not initialized',
+      },
+    ]);
+    expect(before.info).toEqual({});
+    expect(before.runtime_handlers.map((h) => h.name)).toEqual(['', 'runc']);
+
+    writeFileSync(join(cniDir, '10-test.conflist'), JSON.stringify({ cniVersion: '1.0.0', name: 't', plugins: [] }));
+    const after = await client.runtime.Status({ verbose: false });
+    expect(after.status?.conditions.find((c) => c.type === 'NetworkReady')?.status).toBe(true);
+  });
+
+  it('shows its configuration in a verbose Status', async () => {
+    const res = await client.runtime.Status({ verbose: true });
+    const config = JSON.parse(res.info.config!) as { root: string; cni: { conf_dir: string } };
+    expect(config.root).toBe(daemon.root);
+    expect(config.cni.conf_dir).toBe(cniDir);
+  });
+
+  it('reports the cgroupfs driver for a runc handler without SystemdCgroup', async () => {
+    expect(await client.runtime.RuntimeConfig({})).toEqual({ linux: { cgroup_driver: 'CGROUPFS' } });
+  });
+
+  it('answers UNIMPLEMENTED, naming the method, for RPCs berth lacks', async () => {
+    const unary = await callError(client.runtime.ListMetricDescriptors({}));
+    expect(unary.code).toBe(GrpcStatus.UNIMPLEMENTED);
+    expect(unary.details).toBe('runtime.v1.RuntimeService/ListMetricDescriptors is not implemented by berth');
+
+    const stream = await callError(client.runtime.StreamPodSandboxMetrics({}));
+    expect(stream.code).toBe(GrpcStatus.UNIMPLEMENTED);
+    expect(stream.details).toBe('runtime.v1.RuntimeService/StreamPodSandboxMetrics is not implemented by berth');
+  });
+
+  it('serves its socket with mode 0600', () => {
+    const st = statSync(daemon.socket);
+    expect(st.isSocket()).toBe(true);
+    expect(st.mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps its metadata database under root', () => {
+    expect(existsSync(join(daemon.root, 'metadata.db'))).toBe(true);
+  });
+
+  it('refuses a second berthd on the same socket and keeps serving', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'berthd-second-'));
+    try {
+      const run = await runBerthdToExit({ dir: other, socket: daemon.socket });
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain(`berthd: address ${daemon.socket}: another server (berthd?) is already serving on this socket`);
+      // It touched nothing: no root of its own, no database.
+      expect(existsSync(join(other, 'root'))).toBe(false);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+    expect((await client.runtime.Version({})).runtime_name).toBe('berth');
+  });
+
+  it('is reachable with berthctl version and status', async () => {
+    const v = await berthctl('--address', daemon.socket, 'version');
+    expect(v.code).toBe(0);
+    expect(v.stdout).toBe('Version:  0.1.0\nRuntimeName:  berth\nRuntimeVersion:  0.1.0\nRuntimeApiVersion:  v1\n');
+
+    const s = await berthctl('--address', daemon.socket, 'status');
+    expect(s.code).toBe(0);
+    const parsed = JSON.parse(s.stdout) as { status: { conditions: Array<{ type: string; status: boolean }> } };
+    expect(parsed.status.conditions.map((c) => c.type)).toEqual(['RuntimeReady', 'NetworkReady']);
+  });
+
+  it('berthctl images import goes to the daemon (which does not implement it yet)', async () => {
+    const r = await berthctl('--address', daemon.socket, 'images', 'import', '/nonexistent.tar', '--name', 'x:1');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('berthctl: images: berth.admin.v1.Admin/ImportImage is not implemented by berth (UNIMPLEMENTED)\n');
+  });
+});
+
+describe('berthd lifecycle', () => {
+  it('exits 0 on SIGTERM and removes its socket', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'berthd-term-'));
+    try {
+      const d = await startBerthd({ dir });
+      expect(existsSync(d.socket)).toBe(true);
+      expect(await d.stop()).toEqual({ code: 0, signal: null });
+      expect(existsSync(d.socket)).toBe(false);
+      expect(d.stderr()).toContain('"msg":"berthd stopped"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('replaces the stale socket of a berthd that was killed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'berthd-stale-'));
+    try {
+      const crashed = await startBerthd({ dir });
+      expect(await crashed.kill()).toEqual({ code: null, signal: 'SIGKILL' });
+      expect(statSync(crashed.socket).isSocket()).toBe(true);
+
+      const next = await startBerthd({ dir });
+      const c = criClient(next.socket);
+      try {
+        expect((await c.runtime.Version({})).runtime_name).toBe('berth');
+      } finally {
+        c.close();
+      }
+      expect(await next.stop()).toEqual({ code: 0, signal: null });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports the systemd driver when the default runtime uses SystemdCgroup', async () => {
+    const d = await startBerthd({ configToml: '[cri.runtimes.runc.options]\nSystemdCgroup = true\n' });
+    const c = criClient(d.socket);
+    try {
+      expect(await c.runtime.RuntimeConfig({})).toEqual({ linux: { cgroup_driver: 'SYSTEMD' } });
+    } finally {
+      c.close();
+      await d.stop();
+    }
+  });
+
+  it('exits 1 on a bad config, naming the key path, and creates nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'berthd-badconf-'));
+    try {
+      const run = await runBerthdToExit({ dir, configToml: '[cri.runtimes.runc.options]\nBinaryName = 5\n' });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(
+        `berthd: config ${join(dir, 'berth.toml')}: cri.runtimes.runc.options.BinaryName: expected string, got number\n`,
+      );
+      expect(existsSync(join(dir, 'berth.sock'))).toBe(false);
+      expect(existsSync(join(dir, 'root'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses unknown flags with usage', async () => {
+    const run = await runBerthdToExit({ args: ['--bogus'] });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('usage: berthd');
+    expect(run.stderr).toContain("Unknown option '--bogus'");
+  });
+});
