@@ -1,0 +1,59 @@
+// One build at a time per output directory, across processes: jest workers that all ask for the
+// test images wait for the first to finish instead of building the same 58 MB in parallel.
+// The lock is a directory holding its owner's PID, created whole by an atomic rename; a lock whose
+// owner died (killed build) is broken and taken over.
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { deadlineExceeded } from '../../internal/errdefs/errors';
+
+export const LOCK_DIR_NAME = '.build.lock';
+const POLL_MS = 200;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function ownerOf(lockDir: string): Promise<number | undefined> {
+  const text = await readFile(join(lockDir, 'pid'), 'utf8').catch(() => undefined);
+  const pid = text === undefined ? NaN : Number.parseInt(text, 10);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** Takes the lock on `dir`, waiting up to `timeoutMs`; resolves to its release function. */
+export async function acquireBuildLock(dir: string, timeoutMs = 15 * 60_000): Promise<() => Promise<void>> {
+  const lockDir = join(dir, LOCK_DIR_NAME);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const candidate = await mkdtemp(join(dir, '.build.lock-new-'));
+    try {
+      await writeFile(join(candidate, 'pid'), String(process.pid));
+      await rename(candidate, lockDir); // fails while another lock directory (with its pid file) exists
+      return async () => {
+        await rm(lockDir, { recursive: true, force: true });
+      };
+    } catch (err) {
+      await rm(candidate, { recursive: true, force: true });
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
+    }
+    const owner = await ownerOf(lockDir);
+    if (owner === undefined || !isAlive(owner)) {
+      // Move it aside before removing, so two waiters breaking the same stale lock cannot remove a
+      // lock that a third process took in between.
+      const stale = `${lockDir}-stale-${process.pid}-${Date.now()}`;
+      await rename(lockDir, stale).then(
+        () => rm(stale, { recursive: true, force: true }),
+        () => undefined,
+      );
+      continue;
+    }
+    if (Date.now() > deadline) throw deadlineExceeded(`waited ${timeoutMs} ms for ${lockDir} held by pid ${owner}`);
+    await sleep(POLL_MS);
+  }
+}
