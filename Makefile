@@ -7,7 +7,7 @@ DEB_PACKAGES := runc containerd containernetworking-plugins iproute2 iptables bu
                 docker-registry gcc libc6-dev make python3 g++ attr util-linux
 CONFIG ?= configs/berth.toml
 
-.PHONY: deps build gen images run test test-unit test-integration bench lint clean
+.PHONY: deps build gen images run test bench lint clean
 
 ## deps: install the Debian packages and node modules; quiet and quick when all is there.
 deps: node_modules/.installed
@@ -17,7 +17,7 @@ deps: node_modules/.installed
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
-node_modules/.installed: package.json package-lock.json binding.gyp $(wildcard internal/sys/src/*)
+node_modules/.installed: package.json package-lock.json
 	@dpkg-query -W -f='$${Status}' g++ 2>/dev/null | grep -q 'ok installed' || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++ make python3 >/dev/null; }
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
@@ -30,8 +30,12 @@ gen:
 	# The per-file loaders import grpc even when a file has no service: generated, not ours to lint.
 	sed -i '1i // @ts-nocheck' internal/api/gen/*.ts
 
+# The native addon (internal/sys/src): npm ci builds it; rebuild when its sources change.
+build/Release/berth_sys.node: binding.gyp $(wildcard internal/sys/src/*) | node_modules/.installed
+	npm run install --silent
+
 ## build: compile TypeScript and the native addon, write bin/berthd and bin/berthctl.
-build: deps
+build: deps build/Release/berth_sys.node
 	npx tsc -p tsconfig.json
 	@mkdir -p bin
 	@printf '#!/usr/bin/env node\nrequire("../dist/cmd/berthd/main.js");\n' > bin/berthd
