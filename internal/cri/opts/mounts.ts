@@ -1,0 +1,111 @@
+// Container mounts: the sandbox's files (/etc/hosts, /etc/hostname, /etc/resolv.conf, /dev/shm),
+// the request's CRI mounts, and how they replace the spec's default mounts — as containerd's
+// containerMounts + opts.WithMounts do.
+import type { Mount__Output } from '../../api/gen/runtime/v1/Mount';
+import { failedPrecondition, invalidArgument } from '../../errdefs/errors';
+import type { Linux, Mount, Spec } from '../../oci/spec';
+import type { SandboxPaths, SpecHost } from './types';
+import { cleanPath, isCleanAbsolute } from './values';
+
+export const ETC_HOSTS = '/etc/hosts';
+export const ETC_HOSTNAME = '/etc/hostname';
+export const RESOLV_CONF = '/etc/resolv.conf';
+export const DEV_SHM = '/dev/shm';
+
+/** A bind mount request in CRI terms (what the request's mounts and the sandbox files both are). */
+export interface BindRequest {
+  containerPath: string;
+  hostPath: string;
+  readonly: boolean;
+  propagation: 'PROPAGATION_PRIVATE' | 'PROPAGATION_HOST_TO_CONTAINER' | 'PROPAGATION_BIDIRECTIONAL';
+}
+
+export function fromCriMount(m: Mount__Output): BindRequest {
+  return { containerPath: m.container_path, hostPath: m.host_path, readonly: m.readonly, propagation: m.propagation };
+}
+
+/**
+ * The sandbox files every container gets unless the request mounts the same path itself. They are
+ * read-only when the container's rootfs is; /dev/shm is the pod's (or the host's for host IPC).
+ */
+export function sandboxFileMounts(paths: SandboxPaths, criMounts: readonly BindRequest[], readonlyRootfs: boolean, hostIpc: boolean): BindRequest[] {
+  const requested = new Set(criMounts.map((m) => cleanPath(m.containerPath)));
+  const out: BindRequest[] = [];
+  const add = (containerPath: string, hostPath: string, readonly: boolean) => {
+    if (!requested.has(containerPath)) out.push({ containerPath, hostPath, readonly, propagation: 'PROPAGATION_PRIVATE' });
+  };
+  add(ETC_HOSTNAME, paths.hostnamePath, readonlyRootfs);
+  add(ETC_HOSTS, paths.hostsPath, readonlyRootfs);
+  add(RESOLV_CONF, paths.resolvPath, readonlyRootfs);
+  add(DEV_SHM, hostIpc ? DEV_SHM : paths.shmPath, false);
+  return out;
+}
+
+function ensureLinux(spec: Spec): Linux {
+  spec.linux ??= {};
+  return spec.linux;
+}
+
+const depth = (p: string) => cleanPath(p).split('/').length - 1;
+
+/**
+ * Puts `criMounts` (and `extra` mounts not overridden by them) into the spec as bind mounts,
+ * shallowest first so a parent never hides a child. Default mounts at the same destination are
+ * dropped, and every default under /dev goes when /dev itself is supplied.
+ */
+export function applyBindMounts(spec: Spec, criMounts: readonly BindRequest[], extra: readonly BindRequest[], host: SpecHost): void {
+  const criDestinations = new Set(criMounts.map((m) => cleanPath(m.containerPath)));
+  const requested = [...criMounts, ...extra.filter((e) => !criDestinations.has(cleanPath(e.containerPath)))];
+  // Array.prototype.sort is stable: equal depths keep request order.
+  requested.sort((a, b) => depth(a.containerPath) - depth(b.containerPath));
+
+  const supplied = new Set(requested.map((m) => cleanPath(m.containerPath)));
+  spec.mounts = (spec.mounts ?? []).filter((m) => {
+    const dst = cleanPath(m.destination);
+    if (supplied.has(dst)) return false;
+    return !(supplied.has('/dev') && dst.startsWith('/dev/'));
+  });
+
+  const linux = ensureLinux(spec);
+  for (const m of requested) {
+    if (!isCleanAbsolute(m.containerPath)) throw invalidArgument(`mount container_path ${JSON.stringify(m.containerPath)} must be absolute without ".."`);
+    if (!isCleanAbsolute(m.hostPath)) throw invalidArgument(`mount host_path ${JSON.stringify(m.hostPath)} must be absolute without ".."`);
+    const source = host.resolveMountSource(m.hostPath);
+    const options = ['rbind'];
+    switch (m.propagation) {
+      case 'PROPAGATION_BIDIRECTIONAL':
+        if (host.mountPropagation(source) !== 'shared') {
+          throw failedPrecondition(`mount host_path ${JSON.stringify(m.hostPath)} is not on a shared mount; bidirectional propagation needs one`);
+        }
+        options.push('rshared');
+        linux.rootfsPropagation = 'rshared';
+        break;
+      case 'PROPAGATION_HOST_TO_CONTAINER':
+        if (host.mountPropagation(source) === 'private') {
+          throw failedPrecondition(`mount host_path ${JSON.stringify(m.hostPath)} is on a private mount; host-to-container propagation needs a shared or slave one`);
+        }
+        options.push('rslave');
+        if (linux.rootfsPropagation !== 'rshared' && linux.rootfsPropagation !== 'rslave') linux.rootfsPropagation = 'rslave';
+        break;
+      default:
+        // runc's default root propagation is already rprivate; nothing to adjust.
+        options.push('rprivate');
+    }
+    // Unlike Docker, a read-only rootfs does not make every bind read-only (containerd's choice).
+    options.push(m.readonly ? 'ro' : 'rw');
+    spec.mounts.push({ destination: m.containerPath, type: 'bind', source, options });
+  }
+}
+
+/** Drops "ro" from the options of the mounts at these destinations (privileged /sys, /sys/fs/cgroup). */
+export function makeWritable(spec: Spec, destinations: readonly string[]): void {
+  const set = new Set(destinations);
+  spec.mounts = (spec.mounts ?? []).map((m): Mount =>
+    set.has(m.destination) && m.options !== undefined ? { ...m, options: m.options.filter((o) => o !== 'ro') } : m,
+  );
+}
+
+/** Removes every mount at `destination`. */
+export function removeMount(spec: Spec, destination: string): void {
+  spec.mounts = (spec.mounts ?? []).filter((m) => cleanPath(m.destination) !== destination);
+}

@@ -1,0 +1,163 @@
+// Request checks the create paths run before any work: each failure is an InvalidArgument that
+// names the offending field, so a bad request never leaves anything behind.
+import type { ContainerConfig__Output } from '../../api/gen/runtime/v1/ContainerConfig';
+import type { LinuxContainerResources__Output } from '../../api/gen/runtime/v1/LinuxContainerResources';
+import type { PodSandboxConfig__Output } from '../../api/gen/runtime/v1/PodSandboxConfig';
+import type { SecurityProfile__Output } from '../../api/gen/runtime/v1/SecurityProfile';
+import { invalidArgument } from '../../errdefs/errors';
+import { int64, isCleanAbsolute, text } from './values';
+
+const PROFILE_TYPES = new Set(['RuntimeDefault', 'Unconfined', 'Localhost']);
+const NAMESPACE_MODES = new Set(['POD', 'CONTAINER', 'NODE', 'TARGET']);
+
+function requireCleanAbsolute(p: string, field: string): void {
+  if (p === '') throw invalidArgument(`${field} is required`);
+  if (!p.startsWith('/')) throw invalidArgument(`${field} ${JSON.stringify(p)} must be an absolute path`);
+  if (!isCleanAbsolute(p)) throw invalidArgument(`${field} ${JSON.stringify(p)} must not contain ".."`);
+}
+
+/** Resource limits: integers, not negative (quota may be -1), CFS period in runc's range, sane oom adj. */
+export function validateResources(res: LinuxContainerResources__Output | null | undefined, field: string): void {
+  if (res === null || res === undefined) return;
+  const period = int64(res.cpu_period, `${field}.cpu_period`);
+  if (period !== 0 && (period < 1000 || period > 1_000_000)) {
+    throw invalidArgument(`${field}.cpu_period ${period} must be between 1000 and 1000000 microseconds`);
+  }
+  const quota = int64(res.cpu_quota, `${field}.cpu_quota`);
+  if (quota < -1) throw invalidArgument(`${field}.cpu_quota ${quota} must be -1 (unlimited) or positive`);
+  if (quota > 0 && quota < 1000) throw invalidArgument(`${field}.cpu_quota ${quota} must be at least 1000 microseconds`);
+  const shares = int64(res.cpu_shares, `${field}.cpu_shares`);
+  if (shares < 0 || shares > 262144) throw invalidArgument(`${field}.cpu_shares ${shares} must be between 0 and 262144`);
+  const memory = int64(res.memory_limit_in_bytes, `${field}.memory_limit_in_bytes`);
+  if (memory < 0) throw invalidArgument(`${field}.memory_limit_in_bytes ${memory} must not be negative`);
+  const swap = int64(res.memory_swap_limit_in_bytes, `${field}.memory_swap_limit_in_bytes`);
+  if (swap < -1) throw invalidArgument(`${field}.memory_swap_limit_in_bytes ${swap} must be -1 (unlimited) or positive`);
+  const oom = int64(res.oom_score_adj, `${field}.oom_score_adj`);
+  if (oom < -1000 || oom > 1000) throw invalidArgument(`${field}.oom_score_adj ${oom} must be between -1000 and 1000`);
+  for (const [i, h] of (res.hugepage_limits ?? []).entries()) {
+    if (!/^\d+(KB|MB|GB|TB|PB)$/.test(h.page_size)) {
+      throw invalidArgument(`${field}.hugepage_limits[${i}].page_size ${JSON.stringify(h.page_size)} must look like "2MB" or "1GB"`);
+    }
+    if (!/^\d+$/.test(String(h.limit ?? '0'))) {
+      throw invalidArgument(`${field}.hugepage_limits[${i}].limit ${JSON.stringify(h.limit)} must be a non-negative integer`);
+    }
+  }
+  for (const [name, cpus] of [['cpuset_cpus', res.cpuset_cpus], ['cpuset_mems', res.cpuset_mems]] as const) {
+    if (cpus !== '' && cpus !== undefined && !/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(cpus)) {
+      throw invalidArgument(`${field}.${name} ${JSON.stringify(cpus)} must be a list like "0-2,4"`);
+    }
+  }
+}
+
+/** A seccomp SecurityProfile: known type, localhost_ref only (and always) with Localhost. */
+export function validateSecurityProfile(sp: SecurityProfile__Output | null | undefined, field: string): void {
+  if (sp === null || sp === undefined) return;
+  if (!PROFILE_TYPES.has(sp.profile_type)) throw invalidArgument(`${field}.profile_type ${JSON.stringify(sp.profile_type)} is unknown`);
+  if (sp.profile_type === 'Localhost') {
+    if (sp.localhost_ref === '') throw invalidArgument(`${field}.localhost_ref is required for a Localhost profile`);
+  } else if (sp.localhost_ref !== '') {
+    throw invalidArgument(`${field}.localhost_ref must only be set for a Localhost profile`);
+  }
+}
+
+/** The deprecated string form ("runtime/default", "unconfined", "localhost/<path>"). */
+export function validateProfilePath(p: string, field: string): void {
+  if (['', 'runtime/default', 'docker/default', 'unconfined'].includes(p)) return;
+  if (!p.startsWith('localhost/')) throw invalidArgument(`${field} ${JSON.stringify(p)} is not a known profile`);
+}
+
+function validateNamespaceModes(ns: { network: string; pid: string; ipc: string } | null | undefined, field: string): void {
+  if (ns === null || ns === undefined) return;
+  for (const key of ['network', 'pid', 'ipc'] as const) {
+    if (!NAMESPACE_MODES.has(ns[key])) throw invalidArgument(`${field}.${key} ${JSON.stringify(ns[key])} is unknown`);
+  }
+}
+
+/** Checks a RunPodSandbox config. */
+export function validateSandboxConfig(config: PodSandboxConfig__Output | null | undefined): void {
+  if (config === null || config === undefined) throw invalidArgument('sandbox config is required');
+  if (config.metadata === null || config.metadata === undefined) throw invalidArgument('sandbox config metadata is required');
+  if (config.metadata.name === '') throw invalidArgument('sandbox config metadata.name is required');
+  const linux = config.linux;
+  if (linux === null || linux === undefined) return;
+  if (linux.cgroup_parent !== '' && linux.cgroup_parent.split('/').includes('..')) {
+    throw invalidArgument(`sandbox config linux.cgroup_parent ${JSON.stringify(linux.cgroup_parent)} must not contain ".."`);
+  }
+  for (const key of Object.keys(linux.sysctls ?? {})) {
+    if (key === '' || /\s/.test(key)) throw invalidArgument(`sandbox config linux.sysctls key ${JSON.stringify(key)} is invalid`);
+  }
+  validateResources(linux.resources, 'sandbox config linux.resources');
+  validateResources(linux.overhead, 'sandbox config linux.overhead');
+  const sc = linux.security_context;
+  if (sc === null || sc === undefined) return;
+  validateNamespaceModes(sc.namespace_options, 'sandbox config linux.security_context.namespace_options');
+  if (sc.run_as_group !== null && sc.run_as_group !== undefined && (sc.run_as_user === null || sc.run_as_user === undefined)) {
+    throw invalidArgument('sandbox config linux.security_context.run_as_group is set without run_as_user');
+  }
+  validateSecurityProfile(sc.seccomp, 'sandbox config linux.security_context.seccomp');
+  if (sc.seccomp === null || sc.seccomp === undefined) {
+    validateProfilePath(sc.seccomp_profile_path, 'sandbox config linux.security_context.seccomp_profile_path');
+  }
+}
+
+/** Checks a CreateContainer config; `sandboxConfig` lets it refuse privileged containers in unprivileged pods. */
+export function validateContainerConfig(config: ContainerConfig__Output | null | undefined, sandboxConfig?: PodSandboxConfig__Output): void {
+  if (config === null || config === undefined) throw invalidArgument('container config is required');
+  if (config.metadata === null || config.metadata === undefined) throw invalidArgument('container config metadata is required');
+  if (config.metadata.name === '') throw invalidArgument('container config metadata.name is required');
+  if (config.image === null || config.image === undefined || config.image.image === '') {
+    throw invalidArgument('container config image.image is required');
+  }
+  for (const [i, e] of (config.envs ?? []).entries()) {
+    if (e.key === '' || e.key.includes('=')) throw invalidArgument(`container config envs[${i}].key ${JSON.stringify(e.key)} is invalid`);
+    text(e.value);
+  }
+  if (config.working_dir !== '' && !config.working_dir.startsWith('/')) {
+    throw invalidArgument(`container config working_dir ${JSON.stringify(config.working_dir)} must be an absolute path`);
+  }
+  for (const [i, m] of (config.mounts ?? []).entries()) {
+    requireCleanAbsolute(m.container_path, `container config mounts[${i}].container_path`);
+    requireCleanAbsolute(m.host_path, `container config mounts[${i}].host_path`);
+  }
+  for (const [i, d] of (config.devices ?? []).entries()) {
+    requireCleanAbsolute(d.container_path, `container config devices[${i}].container_path`);
+    requireCleanAbsolute(d.host_path, `container config devices[${i}].host_path`);
+    if (!/^[rwm]*$/.test(d.permissions)) {
+      throw invalidArgument(`container config devices[${i}].permissions ${JSON.stringify(d.permissions)} must be made of r, w and m`);
+    }
+  }
+  const linux = config.linux;
+  if (linux === null || linux === undefined) return;
+  validateResources(linux.resources, 'container config linux.resources');
+  const sc = linux.security_context;
+  if (sc === null || sc === undefined) return;
+  const field = 'container config linux.security_context';
+  validateNamespaceModes(sc.namespace_options, `${field}.namespace_options`);
+  if (sc.namespace_options?.pid === 'TARGET' && sc.namespace_options.target_id === '') {
+    throw invalidArgument(`${field}.namespace_options.target_id is required when pid is TARGET`);
+  }
+  const hasUser = (sc.run_as_user !== null && sc.run_as_user !== undefined) || sc.run_as_username !== '';
+  if (sc.run_as_group !== null && sc.run_as_group !== undefined && !hasUser) {
+    throw invalidArgument(`${field}.run_as_group is set without run_as_user or run_as_username`);
+  }
+  if (sc.run_as_user !== null && sc.run_as_user !== undefined) {
+    const uid = int64(sc.run_as_user.value, `${field}.run_as_user`);
+    if (uid < 0 || uid > 0xffffffff) throw invalidArgument(`${field}.run_as_user ${uid} is out of range`);
+  }
+  if (sc.run_as_group !== null && sc.run_as_group !== undefined) {
+    const gid = int64(sc.run_as_group.value, `${field}.run_as_group`);
+    if (gid < 0 || gid > 0xffffffff) throw invalidArgument(`${field}.run_as_group ${gid} is out of range`);
+  }
+  for (const [i, g] of (sc.supplemental_groups ?? []).entries()) {
+    const gid = int64(g, `${field}.supplemental_groups[${i}]`);
+    if (gid < 0 || gid > 0xffffffff) throw invalidArgument(`${field}.supplemental_groups[${i}] ${gid} is out of range`);
+  }
+  validateSecurityProfile(sc.seccomp, `${field}.seccomp`);
+  if (sc.seccomp === null || sc.seccomp === undefined) validateProfilePath(sc.seccomp_profile_path, `${field}.seccomp_profile_path`);
+  for (const [list, name] of [[sc.masked_paths, 'masked_paths'], [sc.readonly_paths, 'readonly_paths']] as const) {
+    for (const [i, p] of (list ?? []).entries()) requireCleanAbsolute(p, `${field}.${name}[${i}]`);
+  }
+  if (sc.privileged && sandboxConfig !== undefined && !sandboxConfig.linux?.security_context?.privileged) {
+    throw invalidArgument(`${field}.privileged: no privileged container allowed in unprivileged sandbox "${sandboxConfig.metadata?.name ?? ''}"`);
+  }
+}

@@ -1,0 +1,138 @@
+import { buildSandboxFiles, DEFAULT_HOSTS, resolvConfFromDns } from '../../../internal/cri/opts/sandbox_files';
+import { buildSandboxSpec } from '../../../internal/cri/opts/sandbox_spec';
+import { kindOf } from '../../../internal/errdefs/errors';
+import type { Spec } from '../../../internal/oci/spec';
+import { namespaceOptions, pinnedHost, podConfig, RUNTIME, sandboxInput } from './fixtures';
+
+const nsOf = (spec: Spec) => Object.fromEntries((spec.linux?.namespaces ?? []).map((n) => [n.type, n.path ?? '(new)']));
+
+describe('buildSandboxSpec', () => {
+  it('runs the pause image read-only as its image user, in the pod namespaces', () => {
+    const spec = buildSandboxSpec(sandboxInput());
+    expect(spec.ociVersion).toBe('1.0.2-dev');
+    expect(spec.process?.args).toEqual(['/pause']);
+    expect(spec.process?.env).toEqual(['PATH=/bin']);
+    expect(spec.process?.user).toEqual({ uid: 65535, gid: 65535, additionalGids: [65535] });
+    expect(spec.process?.noNewPrivileges).toBe(true);
+    expect(spec.process?.rlimits).toBeUndefined();
+    expect(spec.root).toEqual({ path: 'rootfs', readonly: true });
+    expect(spec.hostname).toBe('web-0');
+    expect(nsOf(spec)).toEqual({ pid: '(new)', ipc: '(new)', uts: '(new)', mount: '(new)', network: '/var/run/netns/cni-1234' });
+    expect(spec.linux?.cgroupsPath).toBe('/kubepods/besteffort/poduid-1234/sandbox1');
+    expect(spec.linux?.resources?.cpu).toEqual({ shares: 2 });
+    expect(spec.process?.oomScoreAdj).toBe(-998);
+    expect(spec.linux?.maskedPaths).toContain('/proc/kcore');
+  });
+
+  it('binds the pod /dev/shm and resolv.conf read-only in place of the default /dev/shm', () => {
+    const spec = buildSandboxSpec(sandboxInput());
+    expect(spec.mounts?.filter((m) => m.destination === '/dev/shm')).toEqual([{ destination: '/dev/shm', type: 'bind', source: '/sb/shm', options: ['rbind', 'ro'] }]);
+    expect(spec.mounts?.filter((m) => m.destination === '/etc/resolv.conf')).toEqual([
+      { destination: '/etc/resolv.conf', type: 'bind', source: '/sb/resolv.conf', options: ['rbind', 'ro'] },
+    ]);
+  });
+
+  it('host network: no network or UTS namespace and no hostname', () => {
+    const spec = buildSandboxSpec(sandboxInput({ config: podConfig({}, { namespace_options: namespaceOptions({ network: 'NODE', pid: 'POD' }) }) }));
+    expect(nsOf(spec)).toEqual({ pid: '(new)', ipc: '(new)', mount: '(new)' });
+    expect(spec.hostname).toBeUndefined();
+  });
+
+  it('host PID and IPC: no such namespaces, and the host /dev/shm', () => {
+    const spec = buildSandboxSpec(sandboxInput({ config: podConfig({}, { namespace_options: namespaceOptions({ pid: 'NODE', ipc: 'NODE' }) }) }));
+    expect(nsOf(spec)).toEqual({ uts: '(new)', mount: '(new)', network: '/var/run/netns/cni-1234' });
+    expect(spec.mounts?.find((m) => m.destination === '/dev/shm')?.source).toBe('/dev/shm');
+  });
+
+  it('without a netns path yet, asks runc for a new network namespace', () => {
+    expect(nsOf(buildSandboxSpec(sandboxInput({ netnsPath: undefined }))).network).toBe('(new)');
+  });
+
+  it('clamps the -998 oom score to berthd own when restricted', () => {
+    const spec = buildSandboxSpec(sandboxInput({ runtime: { ...RUNTIME, restrictOomScoreAdj: true }, host: pinnedHost({ oomScoreAdj: 0 }) }));
+    expect(spec.process?.oomScoreAdj).toBe(0);
+  });
+
+  it('copies sysctls, run_as_user/group and supplemental groups', () => {
+    const config = podConfig({}, { run_as_user: { value: '1234' }, run_as_group: { value: '5678' }, supplemental_groups: ['9'] });
+    config.linux!.sysctls = { 'net.ipv4.ip_unprivileged_port_start': '0', 'kernel.shm_rmid_forced': '1' };
+    const spec = buildSandboxSpec(sandboxInput({ config }));
+    expect(spec.linux?.sysctl).toEqual({ 'net.ipv4.ip_unprivileged_port_start': '0', 'kernel.shm_rmid_forced': '1' });
+    expect(spec.process?.user).toEqual({ uid: 1234, gid: 5678, additionalGids: [9, 5678] });
+  });
+
+  it('annotates the pause container as a sandbox, with its pod resources', () => {
+    const config = podConfig({ annotations: { 'pass.me/x': '1', 'not.me': '2' } });
+    config.linux!.resources = {
+      cpu_period: '100000',
+      cpu_quota: '20000',
+      cpu_shares: '204',
+      memory_limit_in_bytes: '134217728',
+      oom_score_adj: '0',
+      cpuset_cpus: '',
+      cpuset_mems: '',
+      hugepage_limits: [],
+      unified: {},
+      memory_swap_limit_in_bytes: '0',
+    };
+    const spec = buildSandboxSpec(sandboxInput({ config, runtime: { ...RUNTIME, podAnnotations: ['pass.me/*'] } }));
+    expect(spec.annotations).toEqual({
+      'pass.me/x': '1',
+      'io.kubernetes.cri.sandbox-cpu-period': '100000',
+      'io.kubernetes.cri.sandbox-cpu-quota': '20000',
+      'io.kubernetes.cri.sandbox-cpu-shares': '204',
+      'io.kubernetes.cri.sandbox-memory': '134217728',
+      'io.kubernetes.cri.container-type': 'sandbox',
+      'io.kubernetes.cri.sandbox-id': 'sandbox1',
+      'io.kubernetes.cri.sandbox-namespace': 'default',
+      'io.kubernetes.cri.sandbox-uid': 'uid-1234',
+      'io.kubernetes.cri.sandbox-name': 'web',
+      'io.kubernetes.cri.sandbox-log-directory': '/var/log/pods/default_web_uid-1234',
+      'io.kubernetes.cri.image-name': 'registry.k8s.io/pause:3.9',
+    });
+  });
+
+  it('applies RuntimeDefault seccomp unless privileged', () => {
+    const sc = { seccomp: { profile_type: 'RuntimeDefault' as const, localhost_ref: '' } };
+    expect(buildSandboxSpec(sandboxInput({ config: podConfig({}, sc) })).linux?.seccomp?.defaultAction).toBe('SCMP_ACT_ERRNO');
+    expect(buildSandboxSpec(sandboxInput({ config: podConfig({}, { ...sc, privileged: true }) })).linux?.seccomp).toBeUndefined();
+  });
+
+  it('refuses a pause image with nothing to run', () => {
+    let err: unknown;
+    try {
+      buildSandboxSpec(sandboxInput({ imageConfig: {} }));
+    } catch (e) {
+      err = e;
+    }
+    expect(kindOf(err)).toBe('InvalidArgument');
+    expect((err as Error).message).toMatch(/pause:3.9/);
+  });
+});
+
+describe('buildSandboxFiles', () => {
+  const host = { hostname: 'node-1', hosts: '127.0.0.1 localhost node-1\n', resolvConf: 'nameserver 10.0.0.2\n' };
+
+  it('uses the pod hostname, the host hosts file and its resolv.conf without DNS config', () => {
+    expect(buildSandboxFiles(podConfig(), host)).toEqual({ hostname: 'web-0\n', hosts: '127.0.0.1 localhost node-1\n', resolvConf: 'nameserver 10.0.0.2\n' });
+  });
+
+  it('falls back to the node hostname and a default hosts table', () => {
+    const files = buildSandboxFiles(podConfig({ hostname: '' }), { hostname: 'node-1', resolvConf: '' });
+    expect(files.hostname).toBe('node-1\n');
+    expect(files.hosts).toBe(DEFAULT_HOSTS);
+    expect(files.hosts).toMatch(/^127\.0\.0\.1\tlocalhost$/m);
+  });
+
+  it('writes resolv.conf from the DNS config', () => {
+    const dns = { servers: ['10.96.0.10', '8.8.8.8'], searches: ['default.svc.cluster.local', 'svc.cluster.local'], options: ['ndots:5'] };
+    expect(buildSandboxFiles(podConfig({ dns_config: dns }), host).resolvConf).toBe(
+      'search default.svc.cluster.local svc.cluster.local\nnameserver 10.96.0.10\nnameserver 8.8.8.8\noptions ndots:5\n',
+    );
+  });
+
+  it('an empty DNS config means the host file', () => {
+    expect(resolvConfFromDns({ servers: [], searches: [], options: [] })).toBe('');
+    expect(buildSandboxFiles(podConfig({ dns_config: { servers: [], searches: [], options: [] } }), host).resolvConf).toBe(host.resolvConf);
+  });
+});

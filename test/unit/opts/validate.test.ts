@@ -1,0 +1,100 @@
+import type { ContainerConfig__Output } from '../../../internal/api/gen/runtime/v1/ContainerConfig';
+import type { PodSandboxConfig__Output } from '../../../internal/api/gen/runtime/v1/PodSandboxConfig';
+import { validateContainerConfig, validateSandboxConfig } from '../../../internal/cri/opts/validate';
+import { globMatch } from '../../../internal/cri/opts/values';
+import { kindOf } from '../../../internal/errdefs/errors';
+import { containerConfig, mount, namespaceOptions, podConfig, resources } from './fixtures';
+
+function rejection(fn: () => void): string {
+  try {
+    fn();
+  } catch (e) {
+    expect(kindOf(e)).toBe('InvalidArgument');
+    return (e as Error).message;
+  }
+  throw new Error('expected an InvalidArgument');
+}
+
+describe('validateContainerConfig', () => {
+  it('accepts a plain config', () => {
+    expect(() => validateContainerConfig(containerConfig(), podConfig())).not.toThrow();
+  });
+
+  const cases: [string, ContainerConfig__Output, RegExp][] = [
+    ['no metadata', containerConfig({ metadata: null }), /metadata is required/],
+    ['empty name', containerConfig({ metadata: { name: '', attempt: 0 } }), /metadata\.name is required/],
+    ['no image', containerConfig({ image: null }), /image\.image is required/],
+    ['empty env key', containerConfig({ envs: [{ key: '', value: Buffer.from('x') }] }), /envs\[0\]\.key/],
+    ['env key with =', containerConfig({ envs: [{ key: 'A=B', value: Buffer.from('x') }] }), /envs\[0\]\.key "A=B"/],
+    ['relative working dir', containerConfig({ working_dir: 'tmp' }), /working_dir "tmp"/],
+    ['empty mount host path', containerConfig({ mounts: [mount({ container_path: '/a', host_path: '' })] }), /mounts\[0\]\.host_path is required/],
+    ['relative device path', containerConfig({ devices: [{ host_path: 'dev/null', container_path: '/dev/null', permissions: 'rwm' }] }), /devices\[0\]\.host_path "dev\/null"/],
+    ['bad device permissions', containerConfig({ devices: [{ host_path: '/dev/null', container_path: '/dev/null', permissions: 'rwx' }] }), /devices\[0\]\.permissions "rwx"/],
+    ['cpu_period too small', containerConfig({}, {}, resources({ cpu_period: '999' })), /cpu_period 999 must be between 1000 and 1000000/],
+    ['cpu_period too large', containerConfig({}, {}, resources({ cpu_period: '1000001' })), /cpu_period 1000001/],
+    ['negative cpu_quota', containerConfig({}, {}, resources({ cpu_quota: '-5' })), /cpu_quota -5/],
+    ['negative cpu_shares', containerConfig({}, {}, resources({ cpu_shares: '-1' })), /cpu_shares -1/],
+    ['negative memory', containerConfig({}, {}, resources({ memory_limit_in_bytes: '-1' })), /memory_limit_in_bytes -1 must not be negative/],
+    ['oom_score_adj out of range', containerConfig({}, {}, resources({ oom_score_adj: '1001' })), /oom_score_adj 1001/],
+    ['non-integer', containerConfig({}, {}, resources({ cpu_shares: '1.5' })), /cpu_shares: "1.5" is not an integer/],
+    ['bad hugepage size', containerConfig({}, {}, resources({ hugepage_limits: [{ page_size: '2M', limit: '1' }] })), /hugepage_limits\[0\]\.page_size "2M"/],
+    ['bad cpuset', containerConfig({}, {}, resources({ cpuset_cpus: '0-a' })), /cpuset_cpus "0-a"/],
+    ['group without user', containerConfig({}, { run_as_group: { value: '5' } }), /run_as_group is set without run_as_user/],
+    ['negative uid', containerConfig({}, { run_as_user: { value: '-1' } }), /run_as_user -1 is out of range/],
+    ['bad supplemental group', containerConfig({}, { supplemental_groups: ['x'] }), /supplemental_groups\[0\]/],
+    ['unknown seccomp type', containerConfig({}, { seccomp: { profile_type: 'Weird' as 'Localhost', localhost_ref: '' } }), /seccomp\.profile_type "Weird" is unknown/],
+    ['Localhost without ref', containerConfig({}, { seccomp: { profile_type: 'Localhost', localhost_ref: '' } }), /seccomp\.localhost_ref is required/],
+    ['ref without Localhost', containerConfig({}, { seccomp: { profile_type: 'RuntimeDefault', localhost_ref: '/p.json' } }), /localhost_ref must only be set/],
+    ['unknown profile path', containerConfig({}, { seccomp_profile_path: 'mine' }), /seccomp_profile_path "mine" is not a known profile/],
+    ['masked path with ..', containerConfig({}, { masked_paths: ['/proc/../etc'] }), /masked_paths\[0\]/],
+    ['unknown namespace mode', containerConfig({}, { namespace_options: namespaceOptions({ pid: 'HOST' as 'NODE' }) }), /namespace_options\.pid "HOST"/],
+    ['TARGET without target', containerConfig({}, { namespace_options: namespaceOptions({ pid: 'TARGET' }) }), /target_id is required/],
+  ];
+  it.each(cases)('rejects %s', (_name, config, message) => {
+    expect(rejection(() => validateContainerConfig(config, podConfig()))).toMatch(message);
+  });
+
+  it('accepts a quota of -1 and CFS bounds', () => {
+    expect(() => validateContainerConfig(containerConfig({}, {}, resources({ cpu_quota: '-1', cpu_period: '1000' })))).not.toThrow();
+    expect(() => validateContainerConfig(containerConfig({}, {}, resources({ cpu_period: '1000000' })))).not.toThrow();
+  });
+});
+
+describe('validateSandboxConfig', () => {
+  it('accepts a plain config', () => {
+    expect(() => validateSandboxConfig(podConfig())).not.toThrow();
+  });
+
+  const withLinux = (mutate: (c: PodSandboxConfig__Output) => void) => {
+    const c = podConfig();
+    mutate(c);
+    return c;
+  };
+  const cases: [string, PodSandboxConfig__Output, RegExp][] = [
+    ['no metadata', podConfig({ metadata: null }), /metadata is required/],
+    ['empty name', podConfig({ metadata: { name: '', uid: 'u', namespace: 'n', attempt: 0 } }), /metadata\.name is required/],
+    ['cgroup parent with ..', withLinux((c) => (c.linux!.cgroup_parent = '/kubepods/../x')), /cgroup_parent "\/kubepods\/..\/x"/],
+    ['blank sysctl key', withLinux((c) => (c.linux!.sysctls = { '': '1' })), /sysctls key ""/],
+    ['bad overhead', withLinux((c) => (c.linux!.overhead = resources({ memory_limit_in_bytes: '-2' }))), /overhead\.memory_limit_in_bytes -2/],
+    ['group without user', podConfig({}, { run_as_group: { value: '1' } }), /run_as_group is set without run_as_user/],
+    ['unknown seccomp type', podConfig({}, { seccomp: { profile_type: 'X' as 'Localhost', localhost_ref: '' } }), /seccomp\.profile_type "X"/],
+  ];
+  it.each(cases)('rejects %s', (_name, config, message) => {
+    expect(rejection(() => validateSandboxConfig(config))).toMatch(message);
+  });
+});
+
+describe('globMatch (annotation patterns)', () => {
+  it.each([
+    ['io.katacontainers.*', 'io.katacontainers.config.hypervisor', true],
+    ['example.com/*', 'example.com/a', true],
+    ['*', 'example.com/a', false], // * never crosses "/"
+    ['a?c', 'abc', true],
+    ['a[bc]d', 'acd', true],
+    ['a[^b]d', 'abd', false],
+    ['exact', 'exact', true],
+    ['exact', 'exactly', false],
+  ])('%s vs %s -> %s', (pattern, name, want) => {
+    expect(globMatch(pattern, name)).toBe(want);
+  });
+});
