@@ -1,0 +1,90 @@
+// `docker save` archives: manifest.json lists, per image, its RepoTags, its config file and its
+// layer files. We build a Docker schema2 manifest for each, keep the config blob as is and the layers
+// as they were stored (usually uncompressed tars), checking each uncompressed layer against the
+// config's diff_ids since its path does not name its digest.
+import { open } from 'node:fs/promises';
+import { z } from 'zod';
+import type { ContentLease, Descriptor, ManagedContentStore } from '../content/types';
+import { sha256Digest } from '../content/digest';
+import { failedPrecondition, invalidArgument } from '../errdefs/errors';
+import { blobAt, type ArchiveContents } from './archive_reader';
+import { MediaType, parseImageConfig } from './oci';
+
+const dockerManifestSchema = z.array(
+  z.object({
+    Config: z.string(),
+    RepoTags: z.array(z.string()).nullish(),
+    Layers: z.array(z.string()),
+  }),
+);
+
+export interface ArchiveImage {
+  target: Descriptor;
+  /** Reference strings as the archive spells them (not yet normalised). */
+  names: string[];
+}
+
+async function startsWithGzipMagic(content: ManagedContentStore, digest: string): Promise<boolean> {
+  const fh = await open(content.blobPath(digest), 'r');
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await fh.read(head, 0, 2, 0);
+    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    await fh.close();
+  }
+}
+
+export async function dockerArchiveImages(
+  contents: ArchiveContents,
+  content: ManagedContentStore,
+  lease: ContentLease,
+  archivePath: string,
+): Promise<ArchiveImage[]> {
+  const raw = contents.metadata.get('manifest.json') as Buffer;
+  let entries: z.infer<typeof dockerManifestSchema>;
+  try {
+    entries = dockerManifestSchema.parse(JSON.parse(raw.toString('utf8')));
+  } catch (err) {
+    throw invalidArgument(`image archive ${archivePath}: bad manifest.json: ${(err as Error).message}`);
+  }
+  const images: ArchiveImage[] = [];
+  for (const entry of entries) {
+    const configInfo = blobAt(contents, entry.Config, archivePath);
+    const config = parseImageConfig(
+      `image archive ${archivePath}: config ${entry.Config}`,
+      await content.readBytes(configInfo.digest),
+    );
+    if (config.diffIds.length !== entry.Layers.length) {
+      throw invalidArgument(
+        `image archive ${archivePath}: config ${entry.Config} has ${config.diffIds.length} diff_ids for ${entry.Layers.length} layers`,
+      );
+    }
+    const layers: Descriptor[] = [];
+    for (const [i, layerPath] of entry.Layers.entries()) {
+      const info = blobAt(contents, layerPath, archivePath);
+      const gzip = await startsWithGzipMagic(content, info.digest);
+      if (!gzip && info.digest !== config.diffIds[i]) {
+        throw failedPrecondition(
+          `image archive ${archivePath}: layer ${layerPath} has digest ${info.digest}, config diff_id is ${config.diffIds[i]}`,
+        );
+      }
+      layers.push({ mediaType: gzip ? MediaType.dockerLayerGzip : MediaType.dockerLayer, digest: info.digest, size: info.size });
+    }
+    const manifest = Buffer.from(
+      JSON.stringify({
+        schemaVersion: 2,
+        mediaType: MediaType.dockerManifest,
+        config: { mediaType: MediaType.dockerConfig, size: configInfo.size, digest: configInfo.digest },
+        layers,
+      }),
+    );
+    const digest = sha256Digest(manifest);
+    await content.writeBytes({ digest, size: manifest.length }, manifest, lease);
+    images.push({
+      target: { mediaType: MediaType.dockerManifest, digest, size: manifest.length },
+      names: entry.RepoTags ?? [],
+    });
+  }
+  return images;
+}

@@ -1,0 +1,113 @@
+// The HTTP transport for registries: node:http / node:https, redirects followed (Authorization
+// dropped when the host changes, as blob storage redirects must not see registry credentials),
+// network failures mapped to Unavailable naming the host.
+import { readFileSync } from 'node:fs';
+import http, { type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import { rootCertificates } from 'node:tls';
+import { BerthError, invalidArgument, unavailable } from '../../errdefs/errors';
+import type { RegistryHost } from './hosts';
+
+const MAX_REDIRECTS = 5;
+const IDLE_TIMEOUT_MS = 60_000;
+
+export interface HttpResponse {
+  status: number;
+  headers: IncomingMessage['headers'];
+  body: IncomingMessage;
+  /** The URL that answered (after redirects). */
+  url: URL;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  headers?: OutgoingHttpHeaders;
+  body?: Buffer;
+}
+
+const agents = new Map<string, https.Agent>();
+
+/** A TLS agent honouring skip_verify and extra CA files for one host entry. */
+function agentFor(host: RegistryHost | undefined): https.Agent | undefined {
+  if (!host || (!host.skipVerify && host.caFiles.length === 0)) return undefined;
+  const key = `${host.host}|${host.skipVerify}|${host.caFiles.join(',')}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const ca = host.caFiles.length > 0 ? [...rootCertificates, ...host.caFiles.map((f) => readFileSync(f, 'utf8'))] : undefined;
+    agent = new https.Agent({ keepAlive: true, rejectUnauthorized: !host.skipVerify, ca });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+function once(url: URL, opts: RequestOptions, host: RegistryHost | undefined): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const mod = url.protocol === 'http:' ? http : https;
+    const req = mod.request(
+      url,
+      { method: opts.method ?? 'GET', headers: opts.headers, agent: url.protocol === 'https:' ? agentFor(host) : undefined },
+      resolve,
+    );
+    req.setTimeout(IDLE_TIMEOUT_MS, () => req.destroy(new Error(`no response for ${IDLE_TIMEOUT_MS / 1000}s`)));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      reject(unavailable(`registry ${url.host} unreachable: ${err.code ?? ''} ${err.message}`.replace(/\s+/g, ' '), err));
+    });
+    req.end(opts.body);
+  });
+}
+
+/** Sends a request, following redirects. The caller must consume or destroy `body`. */
+export async function request(url: URL, opts: RequestOptions = {}, host?: RegistryHost): Promise<HttpResponse> {
+  let current = url;
+  let headers: OutgoingHttpHeaders = { ...opts.headers };
+  for (let hop = 0; ; hop++) {
+    const res = await once(current, { ...opts, headers }, host);
+    const status = res.statusCode ?? 0;
+    const location = res.headers.location;
+    if (![301, 302, 303, 307, 308].includes(status) || !location) {
+      return { status, headers: res.headers, body: res, url: current };
+    }
+    res.resume();
+    if (hop >= MAX_REDIRECTS) throw unavailable(`registry ${url.host}: too many redirects`);
+    const next = new URL(location, current);
+    if (next.host !== current.host) {
+      // Signed storage URLs carry their own credentials; ours must not leak to them.
+      headers = Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'authorization'));
+    }
+    current = next;
+  }
+}
+
+/** Reads a whole (small) body; fails past `limit` bytes. */
+export async function readBody(res: HttpResponse, limit = 8 << 20): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > limit) {
+        res.body.destroy();
+        throw invalidArgument(`response from ${res.url.host}${res.url.pathname} is larger than ${limit} bytes`);
+      }
+      parts.push(chunk as Buffer);
+    }
+  } catch (err) {
+    if (err instanceof BerthError) throw err;
+    throw unavailable(`registry ${res.url.host}: reading ${res.url.pathname}: ${(err as Error).message}`, err);
+  }
+  return Buffer.concat(parts);
+}
+
+/** The registry's own words from an error body ({"errors":[{"code","message"}]}), or the status. */
+export async function registryMessage(res: HttpResponse): Promise<string> {
+  let text = '';
+  try {
+    text = (await readBody(res, 64 << 10)).toString('utf8');
+    const doc = JSON.parse(text) as { errors?: { code?: string; message?: string }[] };
+    const errs = (doc.errors ?? []).map((e) => [e.code, e.message].filter(Boolean).join(': ')).filter(Boolean);
+    if (errs.length > 0) return errs.join('; ');
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return `HTTP ${res.status}${text.trim() ? `: ${text.trim().slice(0, 200)}` : ''}`;
+}

@@ -1,0 +1,136 @@
+// Walking an image's content: target (index or manifest) -> the manifest for our platform ->
+// config + layers. Also the set of blobs every recorded image keeps alive, for GC.
+import type { ContentStore, Descriptor } from '../content/types';
+import { failedPrecondition, invalidArgument, isNotFound, notFound, wrap } from '../errdefs/errors';
+import {
+  isIndexType,
+  isManifestType,
+  parseImageConfig,
+  parseIndex,
+  parseManifest,
+  type ImageConfig,
+  type Index,
+  type Manifest,
+} from './oci';
+
+export interface Platform {
+  os: string;
+  architecture: string;
+  variant?: string;
+}
+
+const ARCH_ALIASES: Record<string, string> = { x64: 'amd64', x86_64: 'amd64', aarch64: 'arm64', ia32: '386' };
+
+export function hostPlatform(): Platform {
+  return { os: 'linux', architecture: ARCH_ALIASES[process.arch] ?? process.arch };
+}
+
+export function formatPlatform(p: Platform): string {
+  return `${p.os}/${p.architecture}${p.variant ? `/${p.variant}` : ''}`;
+}
+
+function matches(desc: Descriptor, want: Platform): boolean {
+  const p = desc.platform;
+  if (!p) return false;
+  if (p.os !== want.os) return false;
+  if ((ARCH_ALIASES[p.architecture] ?? p.architecture) !== want.architecture) return false;
+  return !(want.variant && p.variant && p.variant !== want.variant);
+}
+
+/** The manifest of an index for `platform`; entries without a platform are a last resort. */
+export function selectManifest(index: Index, platform: Platform, what: string): Descriptor {
+  const manifests = index.manifests.filter((d) => isManifestType(d.mediaType) || isIndexType(d.mediaType));
+  const found = manifests.find((d) => matches(d, platform)) ?? manifests.find((d) => d.platform === undefined);
+  if (!found) throw notFound(`${what}: no manifest for platform ${formatPlatform(platform)}`);
+  return found;
+}
+
+/** An image resolved down to what a container needs. */
+export interface ResolvedImage {
+  /** What the image record points at: an index or a manifest. */
+  target: Descriptor;
+  manifestDesc: Descriptor;
+  manifest: Manifest;
+  configDesc: Descriptor;
+  config: ImageConfig;
+  /** Layer descriptors, base first. */
+  layers: Descriptor[];
+}
+
+async function readBlob(content: ContentStore, desc: Descriptor, what: string): Promise<Buffer> {
+  try {
+    return await content.readBytes(desc.digest);
+  } catch (err) {
+    if (isNotFound(err)) throw failedPrecondition(`${what}: blob ${desc.digest} (${desc.mediaType}) is missing from the content store`);
+    throw wrap(err, what);
+  }
+}
+
+/** Resolves `target` through nested indexes to the platform manifest, its config and layers. */
+export async function resolveImage(
+  content: ContentStore,
+  target: Descriptor,
+  platform: Platform = hostPlatform(),
+  what = `image ${target.digest}`,
+): Promise<ResolvedImage> {
+  let desc = target;
+  for (let depth = 0; depth < 4; depth++) {
+    if (isIndexType(desc.mediaType)) {
+      const index = parseIndex(`${what}: index ${desc.digest}`, await readBlob(content, desc, what));
+      desc = selectManifest(index, platform, `${what}: index ${desc.digest}`);
+      continue;
+    }
+    if (!isManifestType(desc.mediaType)) {
+      throw invalidArgument(`${what}: unsupported media type ${JSON.stringify(desc.mediaType)} for ${desc.digest}`);
+    }
+    const manifest = parseManifest(`${what}: manifest ${desc.digest}`, await readBlob(content, desc, what));
+    const config = parseImageConfig(
+      `${what}: config ${manifest.config.digest}`,
+      await readBlob(content, manifest.config, what),
+    );
+    if (config.diffIds.length !== manifest.layers.length) {
+      throw invalidArgument(
+        `${what}: config ${manifest.config.digest} lists ${config.diffIds.length} diff_ids for ${manifest.layers.length} layers`,
+      );
+    }
+    return { target, manifestDesc: desc, manifest, configDesc: manifest.config, config, layers: manifest.layers };
+  }
+  throw invalidArgument(`${what}: indexes nested too deeply`);
+}
+
+/** CRI image size: config plus layers of the platform manifest. */
+export function imageSize(image: ResolvedImage): number {
+  return image.layers.reduce((sum, l) => sum + l.size, image.configDesc.size);
+}
+
+/**
+ * Every blob reachable from `targets` that is in the store: indexes, manifests (of every platform
+ * pulled), configs, layers. Children of an index that were never fetched are skipped.
+ */
+export async function referencedBlobs(content: ContentStore, targets: Iterable<Descriptor>): Promise<Set<string>> {
+  const seen = new Set<string>();
+  const visit = async (desc: Descriptor): Promise<void> => {
+    if (seen.has(desc.digest)) return;
+    seen.add(desc.digest);
+    if (!isIndexType(desc.mediaType) && !isManifestType(desc.mediaType)) return;
+    let data: Buffer;
+    try {
+      data = await content.readBytes(desc.digest);
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw err;
+    }
+    try {
+      if (isIndexType(desc.mediaType)) {
+        for (const child of parseIndex(desc.digest, data).manifests) await visit(child);
+      } else {
+        const m = parseManifest(desc.digest, data);
+        for (const child of [m.config, ...m.layers]) await visit(child);
+      }
+    } catch {
+      // An unparsable document keeps itself alive but references nothing.
+    }
+  };
+  for (const t of targets) await visit(t);
+  return seen;
+}

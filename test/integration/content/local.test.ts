@@ -1,0 +1,151 @@
+// The local content store on a real filesystem: verified ingest, atomic commit, concurrency, GC.
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LocalContentStore } from '../../../internal/content/local';
+import { sha256Digest } from '../../../internal/content/digest';
+import { kindOf } from '../../../internal/errdefs/errors';
+
+async function* chunks(data: Buffer, size = 7): AsyncGenerator<Buffer> {
+  for (let i = 0; i < data.length; i += size) {
+    await new Promise((r) => setImmediate(r));
+    yield data.subarray(i, i + size);
+  }
+}
+
+describe('LocalContentStore', () => {
+  let root: string;
+  let store: LocalContentStore;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'berth-content-'));
+    store = new LocalContentStore(root);
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  const ingestFiles = () => readdirSync(join(root, 'content', 'ingest'));
+
+  it('ingests a blob, verified, at blobs/sha256/<hex>, and reads it back', async () => {
+    const data = Buffer.from('hello berth content store');
+    const digest = sha256Digest(data);
+    const info = await store.ingest({ digest, size: data.length }, chunks(data));
+    expect(info).toMatchObject({ digest, size: data.length });
+    const path = join(root, 'content', 'blobs', 'sha256', digest.slice(7));
+    expect(store.blobPath(digest)).toBe(path);
+    expect(statSync(path).mode & 0o777).toBe(0o444);
+    expect(await store.readBytes(digest)).toEqual(data);
+    const streamed: Buffer[] = [];
+    for await (const c of store.readStream(digest)) streamed.push(c as Buffer);
+    expect(Buffer.concat(streamed)).toEqual(data);
+    expect(await store.has(digest)).toBe(true);
+    expect((await store.info(digest)).size).toBe(data.length);
+    const all = [];
+    for await (const i of store.walk()) all.push(i.digest);
+    expect(all).toEqual([digest]);
+    expect(ingestFiles()).toEqual([]);
+  });
+
+  it('rejects a wrong digest naming expected and actual, and leaves nothing behind', async () => {
+    const data = Buffer.from('some bytes');
+    const wrong = sha256Digest('other bytes');
+    const err = await store.ingest({ digest: wrong }, chunks(data)).catch((e: unknown) => e);
+    expect(kindOf(err)).toBe('FailedPrecondition');
+    expect((err as Error).message).toContain(`expected ${wrong}`);
+    expect((err as Error).message).toContain(`actual ${sha256Digest(data)}`);
+    expect(await store.has(wrong)).toBe(false);
+    expect(ingestFiles()).toEqual([]);
+  });
+
+  it('rejects a size that does not match, too long or too short', async () => {
+    const data = Buffer.from('0123456789');
+    const digest = sha256Digest(data);
+    await expect(store.ingest({ digest, size: 5 }, chunks(data))).rejects.toThrow(/size mismatch: expected 5 bytes/);
+    await expect(store.ingest({ digest, size: 11 }, chunks(data))).rejects.toThrow(/expected 11 bytes, got 10/);
+    expect(await store.has(digest)).toBe(false);
+    expect(ingestFiles()).toEqual([]);
+  });
+
+  it('rejects malformed digests as InvalidArgument naming the string', async () => {
+    await expect(store.ingest({ digest: 'md5:abc' }, chunks(Buffer.alloc(1)))).rejects.toMatchObject({
+      kind: 'InvalidArgument',
+      message: expect.stringContaining('md5:abc'),
+    });
+    expect(() => store.blobPath('sha256:XYZ')).toThrow(/sha256:XYZ/);
+  });
+
+  it('NotFound for absent content', async () => {
+    const d = sha256Digest('absent');
+    await expect(store.info(d)).rejects.toMatchObject({ kind: 'NotFound' });
+    expect(() => store.readStream(d)).toThrow(/not found/);
+    await expect(store.readBytes(d)).rejects.toMatchObject({ kind: 'NotFound' });
+    await expect(store.delete(d)).rejects.toMatchObject({ kind: 'NotFound' });
+  });
+
+  it('concurrent ingests of one digest commit one blob and both succeed', async () => {
+    const data = Buffer.alloc(256 * 1024, 7);
+    const digest = sha256Digest(data);
+    let secondRead = 0;
+    async function* counted(): AsyncGenerator<Buffer> {
+      for await (const c of chunks(data, 4096)) {
+        secondRead += c.length;
+        yield c;
+      }
+    }
+    const [a, b, c] = await Promise.all([
+      store.ingest({ digest, size: data.length }, chunks(data, 4096)),
+      store.ingest({ digest, size: data.length }, counted()),
+      store.writeBytes({ digest }, data),
+    ]);
+    expect([a.digest, b.digest, c.digest]).toEqual([digest, digest, digest]);
+    expect(secondRead).toBe(0); // the second waited for the first instead of writing again
+    expect(await store.readBytes(digest)).toEqual(data);
+    expect(ingestFiles()).toEqual([]);
+  });
+
+  it('a second ingest retries with its own source when the first one fails', async () => {
+    const data = Buffer.from('the real bytes');
+    const digest = sha256Digest(data);
+    const bad = store.ingest({ digest }, chunks(Buffer.from('tampered bytes')));
+    const good = store.ingest({ digest }, chunks(data));
+    await expect(bad).rejects.toThrow(/digest mismatch/);
+    await expect(good).resolves.toMatchObject({ digest });
+  });
+
+  it('ingestComputed stores under the digest it computes', async () => {
+    const data = Buffer.from('layer.tar without a digest in its path');
+    const info = await store.ingestComputed(chunks(data));
+    expect(info.digest).toBe(sha256Digest(data));
+    expect(await store.readBytes(info.digest)).toEqual(data);
+  });
+
+  it('sweepIngests removes stale temp files', async () => {
+    writeFileSync(join(root, 'content', 'ingest', 'abc.123.dead'), 'partial');
+    expect(await store.sweepIngests()).toBe(1);
+    expect(ingestFiles()).toEqual([]);
+  });
+
+  it('gc removes unreferenced blobs, keeps referenced and leased ones', async () => {
+    const [keep, drop, leased] = ['keep', 'drop', 'leased'].map((s) => Buffer.from(s));
+    for (const d of [keep, drop, leased]) await store.writeBytes({ digest: sha256Digest(d) }, d);
+    const lease = store.lease();
+    lease.add(sha256Digest(leased));
+    const removed = await store.gc(new Set([sha256Digest(keep)]));
+    expect(removed).toEqual([sha256Digest(drop)]);
+    expect(await store.has(sha256Digest(keep))).toBe(true);
+    expect(await store.has(sha256Digest(leased))).toBe(true);
+    lease.release();
+    expect(await store.gc(async () => new Set([sha256Digest(keep)]))).toEqual([sha256Digest(leased)]);
+  });
+
+  it('a lease released while gc computes its referenced set still protects its blobs', async () => {
+    const data = Buffer.from('pulled meanwhile');
+    const lease = store.lease();
+    await store.writeBytes({ digest: sha256Digest(data) }, data, lease);
+    expect([...lease.created]).toEqual([sha256Digest(data)]);
+    const removed = await store.gc(async () => {
+      lease.release(); // the pull records its image after gc read the records, then releases
+      return new Set<string>();
+    });
+    expect(removed).toEqual([]);
+    expect(await store.has(sha256Digest(data))).toBe(true);
+  });
+});

@@ -1,0 +1,136 @@
+// Importing OCI layout and docker-save archives into a real content store and metadata DB.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { BUSYBOX_DOCKER_IMAGE, BUSYBOX_IMAGE, LAYERS3_IMAGE, PAUSE_IMAGE, testImages } from '../../harness/images';
+import { readOciArchive } from '../../harness/registry';
+import { MediaType } from '../../../internal/images/oci';
+import { kindOf } from '../../../internal/errdefs/errors';
+import { imagesEnv, type ImagesEnv } from './env';
+import { sha, tinyImage, writeOciArchive } from './fixtures';
+
+describe('import image archives', () => {
+  let env: ImagesEnv;
+  let dir: string;
+  beforeEach(() => {
+    env = imagesEnv();
+    dir = mkdtempSync(join(tmpdir(), 'berth-archives-'));
+  });
+  afterEach(() => {
+    env.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('imports the busybox OCI archive under its io.containerd.image.name', async () => {
+    const paths = await testImages();
+    const { blobs } = await readOciArchive(paths.busyboxOci);
+    const unpacked: string[] = [];
+    const records = await env.images.import(paths.busyboxOci, { unpack: async (i) => void unpacked.push(...i.names) });
+    expect(records.map((r) => r.name)).toEqual([BUSYBOX_IMAGE]);
+    expect(unpacked).toEqual([BUSYBOX_IMAGE]);
+    expect(env.blobs()).toEqual([...blobs.keys()].sort());
+    const img = await env.images.get('busybox');
+    expect(img.repoTags).toEqual([BUSYBOX_IMAGE]);
+    expect(img.config.diffIds.length).toBe(1);
+    expect(env.ingests()).toEqual([]);
+  });
+
+  it('the docker-save archive of the same image shares its ID: one CRI image, two names', async () => {
+    const paths = await testImages();
+    await env.images.import(paths.busyboxOci);
+    const [docker] = await env.images.import(paths.busyboxDocker);
+    expect(docker.name).toBe(BUSYBOX_DOCKER_IMAGE);
+    expect(docker.target.mediaType).toBe(MediaType.dockerManifest);
+    const resolved = await env.images.resolve(BUSYBOX_DOCKER_IMAGE);
+    expect(resolved.layers.map((l) => l.mediaType)).toEqual([MediaType.dockerLayer]);
+    expect(resolved.layers[0].digest).toBe(resolved.config.diffIds[0]); // stored as the uncompressed tar
+    const list = await env.images.list();
+    expect(list.length).toBe(1);
+    expect(list[0].repoTags).toEqual([BUSYBOX_DOCKER_IMAGE, BUSYBOX_IMAGE].sort());
+    expect(list[0].repoDigests).toEqual(
+      [`berth.test/busybox@${docker.target.digest}`, `docker.io/library/busybox@${list[0].records.find((r) => r.name === BUSYBOX_IMAGE)?.target.digest}`].sort(),
+    );
+  });
+
+  it('imports pause and the three-layer image', async () => {
+    const paths = await testImages();
+    await env.images.import(paths.pauseOci);
+    const [l3] = await env.images.import(paths.layers3Oci);
+    expect(l3.name).toBe(LAYERS3_IMAGE);
+    const resolved = await env.images.resolve(LAYERS3_IMAGE);
+    expect(resolved.layers.length).toBe(3);
+    expect(resolved.layers.some((l) => l.mediaType === MediaType.ociLayer)).toBe(true);
+    expect((await env.images.get(PAUSE_IMAGE)).repoTags).toEqual([PAUSE_IMAGE]);
+    expect((await env.images.list()).length).toBe(2);
+  });
+
+  it('a gzipped archive imports too', async () => {
+    const paths = await testImages();
+    const gz = join(dir, 'busybox.tar.gz');
+    writeFileSync(gz, gzipSync(readFileSync(paths.busyboxOci)));
+    expect((await env.images.import(gz)).map((r) => r.name)).toEqual([BUSYBOX_IMAGE]);
+  });
+
+  it('a bare org.opencontainers.image.ref.name tag goes on the given name', async () => {
+    const img = await tinyImage('bare');
+    const path = join(dir, 'bare.tar');
+    await writeOciArchive(path, img, { annotations: { 'org.opencontainers.image.ref.name': 'v2' } });
+    const records = await env.images.import(path, { name: 'example.com/team/app' });
+    expect(records.map((r) => r.name)).toEqual(['example.com/team/app:v2']);
+    const view = await env.images.get('example.com/team/app:v2');
+    expect(view).toMatchObject({ id: sha(img.config), uid: 1000, username: '' });
+    expect(view.config).toMatchObject({ cmd: ['/bin/sh'], volumes: ['/data'] });
+    expect(view.size).toBe(img.config.length + img.layer.length);
+  });
+
+  it('a full reference in ref.name is used as is', async () => {
+    const path = join(dir, 'full.tar');
+    await writeOciArchive(path, await tinyImage('full'), { annotations: { 'org.opencontainers.image.ref.name': 'localhost:5000/x:1' } });
+    expect((await env.images.import(path)).map((r) => r.name)).toEqual(['localhost:5000/x:1']);
+  });
+
+  it('an unnamed image needs a name: InvalidArgument, nothing left behind', async () => {
+    const path = join(dir, 'unnamed.tar');
+    await writeOciArchive(path, await tinyImage('unnamed'));
+    const err = await env.images.import(path).catch((e: unknown) => e);
+    expect(kindOf(err)).toBe('InvalidArgument');
+    expect((err as Error).message).toContain('has no name');
+    expect(env.blobs()).toEqual([]);
+    expect((await env.images.import(path, { name: 'named:now' })).map((r) => r.name)).toEqual(['docker.io/library/named:now']);
+  });
+
+  it('a blob whose bytes do not match its digest fails the import and leaves nothing', async () => {
+    const path = join(dir, 'corrupt.tar');
+    const img = await tinyImage('corrupt');
+    await writeOciArchive(path, img, { annotations: { 'io.containerd.image.name': 'corrupt:1' }, corrupt: 'layer' });
+    const err = await env.images.import(path).catch((e: unknown) => e);
+    expect(kindOf(err)).toBe('FailedPrecondition');
+    expect((err as Error).message).toContain(`expected ${sha(img.layer)}`);
+    expect(env.images.store.list()).toEqual([]);
+    expect(env.blobs()).toEqual([]);
+    expect(env.ingests()).toEqual([]);
+  });
+
+  it('a failing unpack records nothing and removes the blobs it added, keeping shared ones', async () => {
+    const paths = await testImages();
+    await env.images.import(paths.busyboxOci);
+    const before = env.blobs();
+    const err = await env.images
+      .import(paths.layers3Oci, {
+        unpack: async () => {
+          throw new Error('disk full');
+        },
+      })
+      .catch((e: unknown) => e);
+    expect((err as Error).message).toBe('disk full');
+    expect((await env.images.list()).map((i) => i.repoTags)).toEqual([[BUSYBOX_IMAGE]]);
+    expect(env.blobs()).toEqual(before); // layers3 shares the busybox layer: still there
+  });
+
+  it('a missing archive is NotFound naming the path', async () => {
+    const missing = join(dir, 'nope.tar');
+    await expect(env.images.import(missing)).rejects.toMatchObject({ kind: 'NotFound', message: expect.stringContaining(missing) });
+  });
+});

@@ -1,0 +1,236 @@
+// Pulling from a real registry (Debian's docker-registry on loopback), through our own client.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pushBlob, pushImage, pushManifest, readOciArchive, startRegistry, type RunningRegistry } from '../../harness/registry';
+import { testImages } from '../../harness/images';
+import { MediaType } from '../../../internal/images/oci';
+import { kindOf } from '../../../internal/errdefs/errors';
+import type { Descriptor } from '../../../internal/content/types';
+import { imagesEnv, type ImagesEnv } from './env';
+import { startProxy } from './registry_proxy';
+
+interface Facts {
+  manifest: Descriptor;
+  config: Descriptor;
+  layers: Descriptor[];
+}
+
+async function factsOf(archive: string): Promise<Facts> {
+  const { index, blobs } = await readOciArchive(archive);
+  const manifest = (JSON.parse(index.toString()) as { manifests: Descriptor[] }).manifests[0];
+  const m = JSON.parse((blobs.get(manifest.digest) as Buffer).toString()) as { config: Descriptor; layers: Descriptor[] };
+  return { manifest, config: m.config, layers: m.layers };
+}
+
+describe('pull from a registry', () => {
+  let registry: RunningRegistry;
+  let busybox: Facts;
+  let pause: Facts;
+  let env: ImagesEnv;
+  let extra: (() => Promise<void> | void)[] = [];
+
+  beforeAll(async () => {
+    const paths = await testImages();
+    registry = await startRegistry();
+    busybox = await factsOf(paths.busyboxOci);
+    pause = await factsOf(paths.pauseOci);
+    await pushImage(registry.url, paths.busyboxOci, 'library/busybox:latest');
+    await pushImage(registry.url, paths.pauseOci, 'pause:3.9');
+  });
+  afterAll(async () => {
+    await registry?.stop();
+  });
+  beforeEach(() => {
+    env = imagesEnv();
+  });
+  afterEach(async () => {
+    for (const undo of extra.reverse()) await undo();
+    extra = [];
+    env.close();
+  });
+
+  it('pulls by tag: records the image, verifies every blob, calls onLayer and unpack', async () => {
+    const ref = `${registry.host}/library/busybox:latest`;
+    const layersSeen: [number, string][] = [];
+    const unpacked: string[][] = [];
+    const record = await env.images.pull(ref, {
+      onLayer: (i, d) => void layersSeen.push([i, d.digest]),
+      unpack: async (img) => void unpacked.push(img.names),
+    });
+    expect(record).toMatchObject({ name: ref, configDigest: busybox.config.digest, target: { digest: busybox.manifest.digest } });
+    expect(layersSeen).toEqual(busybox.layers.map((l, i) => [i, l.digest]));
+    expect(unpacked).toEqual([[ref]]);
+    expect(env.blobs()).toEqual([busybox.manifest.digest, busybox.config.digest, ...busybox.layers.map((l) => l.digest)].sort());
+
+    const img = await env.images.get(ref);
+    expect(img.id).toBe(busybox.config.digest);
+    expect(img.repoTags).toEqual([ref]);
+    expect(img.repoDigests).toEqual([`${registry.host}/library/busybox@${busybox.manifest.digest}`]);
+    expect(img.size).toBe(busybox.config.size + busybox.layers.reduce((s, l) => s + l.size, 0));
+    expect(img.config.env.some((e) => e.startsWith('PATH='))).toBe(true);
+    // Lookups by ID and by ID prefix find the same image.
+    expect((await env.images.get(busybox.config.digest)).repoTags).toEqual([ref]);
+    expect((await env.images.get(busybox.config.digest.slice(7, 19))).id).toBe(busybox.config.digest);
+    expect(env.ingests()).toEqual([]);
+  });
+
+  it('pulls by digest: the name is the digest reference, no repo tag', async () => {
+    const ref = `${registry.host}/library/busybox:ignored@${busybox.manifest.digest}`;
+    const record = await env.images.pull(ref);
+    expect(record.name).toBe(`${registry.host}/library/busybox@${busybox.manifest.digest}`);
+    const img = await env.images.get(record.name);
+    expect(img.repoTags).toEqual([]);
+    expect(img.repoDigests).toEqual([record.name]);
+  });
+
+  it('pulls an index and takes only the linux/amd64 manifest', async () => {
+    // The "arm64" entry is the pause manifest: present in the registry, never fetched by us.
+    await pushImage(registry.url, (await testImages()).pauseOci, 'multi:pause');
+    await pushImage(registry.url, (await testImages()).busyboxOci, 'multi:busybox');
+    const index = Buffer.from(
+      JSON.stringify({
+        schemaVersion: 2,
+        mediaType: MediaType.ociIndex,
+        manifests: [
+          { ...pause.manifest, annotations: undefined, platform: { os: 'linux', architecture: 'arm64', variant: 'v8' } },
+          { ...busybox.manifest, annotations: undefined, platform: { os: 'linux', architecture: 'amd64' } },
+        ],
+      }),
+    );
+    const indexDigest = await pushManifest(registry.url, 'multi', 'v1', MediaType.ociIndex, index);
+    const record = await env.images.pull(`${registry.host}/multi:v1`);
+    expect(record.target).toEqual({ mediaType: MediaType.ociIndex, digest: indexDigest, size: index.length });
+    expect(record.configDigest).toBe(busybox.config.digest);
+    expect(await env.content.has(pause.config.digest)).toBe(false);
+    expect(await env.content.has(pause.manifest.digest)).toBe(false);
+    const img = await env.images.get(`${registry.host}/multi:v1`);
+    expect(img.repoDigests).toEqual([`${registry.host}/multi@${indexDigest}`]);
+    // GC keeps every blob the index reaches (it was all pulled for our platform).
+    expect(await env.images.gc()).toEqual([]);
+  });
+
+  it('resolves registry.k8s.io/pause:3.9 through a hosts.toml mirror', async () => {
+    const configPath = mkdtempSync(join(tmpdir(), 'berth-certs.d-'));
+    extra.push(() => rmSync(configPath, { recursive: true, force: true }));
+    mkdirSync(join(configPath, 'registry.k8s.io'));
+    writeFileSync(
+      join(configPath, 'registry.k8s.io', 'hosts.toml'),
+      `server = "https://registry.k8s.io"\n\n[host."http://${registry.host}"]\n  capabilities = ["pull", "resolve"]\n`,
+    );
+    env.close();
+    env = imagesEnv({ registryConfigPath: configPath });
+    const record = await env.images.pull('registry.k8s.io/pause:3.9');
+    expect(record).toMatchObject({ name: 'registry.k8s.io/pause:3.9', configDigest: pause.config.digest });
+    const img = await env.images.get('registry.k8s.io/pause:3.9');
+    expect(img.repoDigests).toEqual([`registry.k8s.io/pause@${pause.manifest.digest}`]);
+  });
+
+  it('an unknown repository is NotFound and records nothing', async () => {
+    const err = await env.images.pull(`${registry.host}/nobody/here:1`).catch((e: unknown) => e);
+    expect(kindOf(err)).toBe('NotFound');
+    expect((err as Error).message).toContain('nobody/here');
+    expect(env.images.store.list()).toEqual([]);
+    expect(env.blobs()).toEqual([]);
+    await expect(env.images.pull('Bad/Name')).rejects.toMatchObject({ kind: 'InvalidArgument' });
+  });
+
+  it('a stopped registry is Unavailable naming the host', async () => {
+    const gone = await startRegistry();
+    await gone.stop();
+    const err = await env.images.pull(`${gone.host}/library/busybox:latest`).catch((e: unknown) => e);
+    expect(kindOf(err)).toBe('Unavailable');
+    expect((err as Error).message).toContain(gone.host);
+  });
+
+  it('a tampered layer fails with a digest mismatch and records nothing', async () => {
+    const layer = busybox.layers[0].digest;
+    const proxy = await startProxy({ target: registry.url, tamper: (p) => p.endsWith(`/blobs/${layer}`) });
+    extra.push(() => proxy.close());
+    const err = await env.images.pull(`${proxy.host}/library/busybox:latest`).catch((e: unknown) => e);
+    expect(kindOf(err)).toBe('FailedPrecondition');
+    expect((err as Error).message).toMatch(new RegExp(`digest mismatch: expected ${layer}, actual sha256:`));
+    expect(env.images.store.list()).toEqual([]);
+    expect(env.blobs()).toEqual([]); // the manifest and config it did fetch were rolled back
+    expect(env.ingests()).toEqual([]);
+  });
+
+  it('concurrent pulls of one image download each blob once', async () => {
+    const proxy = await startProxy({ target: registry.url });
+    extra.push(() => proxy.close());
+    const ref = `${proxy.host}/library/busybox:latest`;
+    const records = await Promise.all([1, 2, 3].map(() => env.images.pull(ref)));
+    expect(new Set(records.map((r) => r.configDigest))).toEqual(new Set([busybox.config.digest]));
+    const gets = (suffix: string) => proxy.requests.filter((r) => r.method === 'GET' && r.path.endsWith(suffix)).length;
+    expect(gets('/manifests/latest')).toBe(1);
+    expect(gets(`/blobs/${busybox.config.digest}`)).toBe(1);
+    for (const l of busybox.layers) expect(gets(`/blobs/${l.digest}`)).toBe(1);
+    // A second pull later skips the blobs already present.
+    await env.images.pull(ref);
+    expect(gets(`/blobs/${busybox.layers[0].digest}`)).toBe(1);
+  });
+
+  it('remove deletes every name of the image and its blobs; a re-pull brings it back', async () => {
+    const tag = `${registry.host}/library/busybox:latest`;
+    await env.images.pull(tag);
+    await env.images.pull(`${registry.host}/library/busybox@${busybox.manifest.digest}`);
+    expect((await env.images.list()).length).toBe(1);
+    const removed = await env.images.remove(tag);
+    expect(removed.sort()).toEqual([`${registry.host}/library/busybox@${busybox.manifest.digest}`, tag].sort());
+    expect(await env.images.list()).toEqual([]);
+    expect(env.blobs()).toEqual([]);
+    await expect(env.images.get(tag)).rejects.toMatchObject({ kind: 'NotFound' });
+    expect(await env.images.remove(tag)).toEqual([]); // idempotent
+    await env.images.pull(tag);
+    expect((await env.images.get(tag)).id).toBe(busybox.config.digest);
+  });
+
+  it('bearer token auth: refused without credentials, pulls with them', async () => {
+    const proxy = await startProxy({
+      target: registry.url,
+      bearer: { username: 'berth', password: 's3cret', token: 'tok-123' },
+    });
+    extra.push(() => proxy.close());
+    const ref = `${proxy.host}/library/busybox:latest`;
+    const denied = await env.images.pull(ref).catch((e: unknown) => e);
+    expect(kindOf(denied)).toBe('PermissionDenied');
+    expect((denied as Error).message).toContain('bad credentials');
+    const wrong = await env.images.pull(ref, { auth: { username: 'berth', password: 'nope' } }).catch((e: unknown) => e);
+    expect(kindOf(wrong)).toBe('PermissionDenied');
+    const record = await env.images.pull(ref, { auth: { auth: Buffer.from('berth:s3cret').toString('base64') } });
+    expect(record.configDigest).toBe(busybox.config.digest);
+    const tokenRequests = proxy.requests.filter((r) => r.path.startsWith('/token') && r.status === 200);
+    expect(tokenRequests.length).toBe(1); // one token per host and pull, reused for every blob
+  });
+
+  it('basic auth: the registry message on refusal, success with username/password', async () => {
+    const proxy = await startProxy({ target: registry.url, basic: { username: 'u', password: 'p' } });
+    extra.push(() => proxy.close());
+    const ref = `${proxy.host}/library/busybox:latest`;
+    const denied = await env.images.pull(ref).catch((e: unknown) => e);
+    expect(kindOf(denied)).toBe('PermissionDenied');
+    expect((denied as Error).message).toContain('wrong user or password');
+    await expect(env.images.pull(ref, { auth: { username: 'u', password: 'p' } })).resolves.toMatchObject({ name: ref });
+  });
+
+  it('a blob the registry lost is NotFound and the pull leaves nothing', async () => {
+    const cfg = Buffer.from(JSON.stringify({ architecture: 'amd64', os: 'linux', rootfs: { type: 'layers', diff_ids: [] } }));
+    const cfgDigest = await pushBlob(registry.url, 'lost', cfg);
+    const manifest = Buffer.from(
+      JSON.stringify({
+        schemaVersion: 2,
+        mediaType: MediaType.ociManifest,
+        config: { mediaType: MediaType.ociConfig, digest: cfgDigest, size: cfg.length },
+        layers: [],
+      }),
+    );
+    await pushManifest(registry.url, 'lost', 'v1', MediaType.ociManifest, manifest);
+    const del = await fetch(`${registry.url}/v2/lost/blobs/${cfgDigest}`, { method: 'DELETE' });
+    expect(del.status).toBe(202);
+    const err = await env.images.pull(`${registry.host}/lost:v1`).catch((e: unknown) => e);
+    expect(kindOf(err)).toBe('NotFound');
+    expect((err as Error).message).toContain(cfgDigest);
+    expect(env.images.store.list()).toEqual([]);
+    expect(env.blobs()).toEqual([]);
+  });
+});
