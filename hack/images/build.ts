@@ -63,10 +63,15 @@ async function generatorSourceSha256(): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Removes temp files that a killed earlier build left in `dir` (we hold the lock, so none are live). */
+/**
+ * Removes temp files that a killed earlier build left in `dir` (we hold the lock, so none are live).
+ * Lock candidates (`.build.lock-new-*`) are not ours to sweep: other waiters create them while we
+ * hold the lock, and each removes its own.
+ */
 async function sweepTempFiles(dir: string): Promise<void> {
   for (const name of await readdir(dir)) {
-    if (isTempFileName(name) || name.startsWith('.build.lock-')) await rm(join(dir, name), { recursive: true, force: true });
+    const staleLock = name.startsWith('.build.lock-') && !name.startsWith('.build.lock-new-');
+    if (isTempFileName(name) || staleLock) await rm(join(dir, name), { recursive: true, force: true });
   }
 }
 
