@@ -1,7 +1,276 @@
+/* Filesystem calls Node has no binding for: mount/umount2, mknod/mkfifo and the l*xattr family.
+ * All are synchronous: each is one short system call, cheaper than a trip through the thread pool.
+ * Callers that do many (layer apply) interleave them with awaits so the event loop keeps turning. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <sys/xattr.h>
 #include "addon.h"
 
+#define XATTR_LIST_MAX_BYTES 65536
+#define XATTR_VALUE_MAX_BYTES 65536
+
+static napi_value throw_type(napi_env env, const char *msg) {
+  napi_throw_type_error(env, NULL, msg);
+  return NULL;
+}
+
+/* Reads argument i as a UTF-8 string into a fresh malloc'd buffer; NULL (with a pending JS
+ * exception) when it is not a string. The caller frees. */
+static char *arg_string(napi_env env, napi_value value, const char *what) {
+  size_t len = 0;
+  if (napi_get_value_string_utf8(env, value, NULL, 0, &len) != napi_ok) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "%s must be a string", what);
+    throw_type(env, msg);
+    return NULL;
+  }
+  char *buf = malloc(len + 1);
+  if (buf == NULL) {
+    napi_throw_error(env, NULL, "out of memory");
+    return NULL;
+  }
+  napi_get_value_string_utf8(env, value, buf, len + 1, &len);
+  if (strlen(buf) != len) { /* an embedded NUL would silently truncate the path */
+    free(buf);
+    char msg[128];
+    snprintf(msg, sizeof msg, "%s contains a NUL byte", what);
+    throw_type(env, msg);
+    return NULL;
+  }
+  return buf;
+}
+
+static int arg_int64(napi_env env, napi_value value, const char *what, int64_t *out) {
+  if (napi_get_value_int64(env, value, out) != napi_ok) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "%s must be a number", what);
+    throw_type(env, msg);
+    return -1;
+  }
+  return 0;
+}
+
+static int get_args(napi_env env, napi_callback_info info, size_t want, napi_value *argv) {
+  size_t argc = want;
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < want) {
+    throw_type(env, "too few arguments");
+    return -1;
+  }
+  return 0;
+}
+
+static napi_value undefined(napi_env env) {
+  napi_value v;
+  napi_get_undefined(env, &v);
+  return v;
+}
+
+/* mount(source, target, fstype, flags, data) */
+static napi_value js_mount(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  if (get_args(env, info, 5, argv) != 0) return NULL;
+  char *source = NULL, *target = NULL, *fstype = NULL, *data = NULL;
+  int64_t flags = 0;
+  napi_value result = NULL;
+  if ((source = arg_string(env, argv[0], "source")) == NULL) goto out;
+  if ((target = arg_string(env, argv[1], "target")) == NULL) goto out;
+  if ((fstype = arg_string(env, argv[2], "fstype")) == NULL) goto out;
+  if (arg_int64(env, argv[3], "flags", &flags) != 0) goto out;
+  if ((data = arg_string(env, argv[4], "data")) == NULL) goto out;
+  if (mount(source, target, fstype, (unsigned long)flags, data[0] ? data : NULL) != 0) {
+    berth_throw_errno(env, errno, "mount", target);
+    goto out;
+  }
+  result = undefined(env);
+out:
+  free(source);
+  free(target);
+  free(fstype);
+  free(data);
+  return result;
+}
+
+/* umount2(target, flags) */
+static napi_value js_umount2(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  if (get_args(env, info, 2, argv) != 0) return NULL;
+  int64_t flags = 0;
+  char *target = arg_string(env, argv[0], "target");
+  if (target == NULL) return NULL;
+  napi_value result = NULL;
+  if (arg_int64(env, argv[1], "flags", &flags) == 0) {
+    if (umount2(target, (int)flags) != 0)
+      berth_throw_errno(env, errno, "umount2", target);
+    else
+      result = undefined(env);
+  }
+  free(target);
+  return result;
+}
+
+/* mknod(path, mode, major, minor): mode carries the file type bits (S_IFCHR, S_IFBLK, ...). */
+static napi_value js_mknod(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (get_args(env, info, 4, argv) != 0) return NULL;
+  int64_t mode, major_n, minor_n;
+  if (arg_int64(env, argv[1], "mode", &mode) != 0) return NULL;
+  if (arg_int64(env, argv[2], "major", &major_n) != 0) return NULL;
+  if (arg_int64(env, argv[3], "minor", &minor_n) != 0) return NULL;
+  char *path = arg_string(env, argv[0], "path");
+  if (path == NULL) return NULL;
+  napi_value result = NULL;
+  if (mknod(path, (mode_t)mode, makedev((unsigned)major_n, (unsigned)minor_n)) != 0)
+    berth_throw_errno(env, errno, "mknod", path);
+  else
+    result = undefined(env);
+  free(path);
+  return result;
+}
+
+/* mkfifo(path, mode) */
+static napi_value js_mkfifo(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  if (get_args(env, info, 2, argv) != 0) return NULL;
+  int64_t mode;
+  if (arg_int64(env, argv[1], "mode", &mode) != 0) return NULL;
+  char *path = arg_string(env, argv[0], "path");
+  if (path == NULL) return NULL;
+  napi_value result = NULL;
+  if (mkfifo(path, (mode_t)mode) != 0)
+    berth_throw_errno(env, errno, "mkfifo", path);
+  else
+    result = undefined(env);
+  free(path);
+  return result;
+}
+
+/* lsetxattr(path, name, value Buffer, flags) */
+static napi_value js_lsetxattr(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (get_args(env, info, 4, argv) != 0) return NULL;
+  bool is_buffer = false;
+  napi_is_buffer(env, argv[2], &is_buffer);
+  if (!is_buffer) return throw_type(env, "value must be a Buffer");
+  void *value = NULL;
+  size_t value_len = 0;
+  napi_get_buffer_info(env, argv[2], &value, &value_len);
+  int64_t flags;
+  if (arg_int64(env, argv[3], "flags", &flags) != 0) return NULL;
+  char *path = NULL, *name = NULL;
+  napi_value result = NULL;
+  if ((path = arg_string(env, argv[0], "path")) == NULL) goto out;
+  if ((name = arg_string(env, argv[1], "name")) == NULL) goto out;
+  if (lsetxattr(path, name, value, value_len, (int)flags) != 0) {
+    berth_throw_errno(env, errno, "lsetxattr", path);
+    goto out;
+  }
+  result = undefined(env);
+out:
+  free(path);
+  free(name);
+  return result;
+}
+
+/* lgetxattr(path, name) -> Buffer, or null when the attribute is absent (ENODATA). */
+static napi_value js_lgetxattr(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  if (get_args(env, info, 2, argv) != 0) return NULL;
+  char *path = NULL, *name = NULL;
+  napi_value result = NULL;
+  char *buf = malloc(XATTR_VALUE_MAX_BYTES);
+  if (buf == NULL) {
+    napi_throw_error(env, NULL, "out of memory");
+    return NULL;
+  }
+  if ((path = arg_string(env, argv[0], "path")) == NULL) goto out;
+  if ((name = arg_string(env, argv[1], "name")) == NULL) goto out;
+  ssize_t n = lgetxattr(path, name, buf, XATTR_VALUE_MAX_BYTES);
+  if (n < 0) {
+    if (errno == ENODATA)
+      napi_get_null(env, &result);
+    else
+      berth_throw_errno(env, errno, "lgetxattr", path);
+    goto out;
+  }
+  void *copy;
+  napi_create_buffer_copy(env, (size_t)n, buf, &copy, &result);
+out:
+  free(buf);
+  free(path);
+  free(name);
+  return result;
+}
+
+/* llistxattr(path) -> string[] */
+static napi_value js_llistxattr(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (get_args(env, info, 1, argv) != 0) return NULL;
+  char *path = arg_string(env, argv[0], "path");
+  if (path == NULL) return NULL;
+  napi_value result = NULL;
+  char *buf = malloc(XATTR_LIST_MAX_BYTES);
+  if (buf == NULL) {
+    free(path);
+    napi_throw_error(env, NULL, "out of memory");
+    return NULL;
+  }
+  ssize_t n = llistxattr(path, buf, XATTR_LIST_MAX_BYTES);
+  if (n < 0) {
+    berth_throw_errno(env, errno, "llistxattr", path);
+    goto out;
+  }
+  napi_create_array(env, &result);
+  uint32_t index = 0;
+  for (ssize_t off = 0; off < n;) {
+    size_t len = strnlen(buf + off, (size_t)(n - off));
+    napi_value name;
+    napi_create_string_utf8(env, buf + off, len, &name);
+    napi_set_element(env, result, index++, name);
+    off += (ssize_t)len + 1;
+  }
+out:
+  free(buf);
+  free(path);
+  return result;
+}
+
+/* lremovexattr(path, name) */
+static napi_value js_lremovexattr(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  if (get_args(env, info, 2, argv) != 0) return NULL;
+  char *path = NULL, *name = NULL;
+  napi_value result = NULL;
+  if ((path = arg_string(env, argv[0], "path")) == NULL) goto out;
+  if ((name = arg_string(env, argv[1], "name")) == NULL) goto out;
+  if (lremovexattr(path, name) != 0) {
+    berth_throw_errno(env, errno, "lremovexattr", path);
+    goto out;
+  }
+  result = undefined(env);
+out:
+  free(path);
+  free(name);
+  return result;
+}
+
 napi_status berth_register_fs(napi_env env, napi_value exports) {
-  (void)env;
-  (void)exports;
-  return napi_ok;
+  napi_property_descriptor props[] = {
+      {"mount", NULL, js_mount, NULL, NULL, NULL, napi_default, NULL},
+      {"umount2", NULL, js_umount2, NULL, NULL, NULL, napi_default, NULL},
+      {"mknod", NULL, js_mknod, NULL, NULL, NULL, napi_default, NULL},
+      {"mkfifo", NULL, js_mkfifo, NULL, NULL, NULL, napi_default, NULL},
+      {"lsetxattr", NULL, js_lsetxattr, NULL, NULL, NULL, napi_default, NULL},
+      {"lgetxattr", NULL, js_lgetxattr, NULL, NULL, NULL, napi_default, NULL},
+      {"llistxattr", NULL, js_llistxattr, NULL, NULL, NULL, napi_default, NULL},
+      {"lremovexattr", NULL, js_lremovexattr, NULL, NULL, NULL, napi_default, NULL},
+  };
+  return napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
 }

@@ -1,0 +1,45 @@
+// Mounts a list on a fresh temp directory for the duration of fn, then unmounts and removes it,
+// whatever fn does (containerd's mount.WithTempMount).
+import { mkdtemp, rmdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import * as sys from '../sys/fs';
+import { mountAll, unmountAll } from './mount';
+import type { Mount } from './types';
+
+export interface TempMountOptions {
+  /** Directory to create the mount point in (default os.tmpdir()). */
+  parent?: string;
+}
+
+export async function withTempMount<T>(mounts: readonly Mount[], fn: (root: string) => Promise<T>, opts: TempMountOptions = {}): Promise<T> {
+  const root = await mkdtemp(join(opts.parent ?? tmpdir(), 'berth-mount-'));
+  try {
+    mountAll(mounts, root);
+  } catch (err) {
+    await rmdir(root);
+    throw err;
+  }
+  try {
+    return await fn(root);
+  } finally {
+    await unmountPatiently(root);
+    await rmdir(root);
+  }
+}
+
+// A file fn just closed can keep the mount busy for a moment; retry, then detach it lazily so the
+// mount point never outlives the call.
+async function unmountPatiently(root: string): Promise<void> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    try {
+      unmountAll(root);
+      return;
+    } catch (err) {
+      if (sys.errnoCode(err instanceof Error ? err.cause : undefined) !== 'EBUSY') throw err;
+      await sleep(20 * (attempt + 1));
+    }
+  }
+  unmountAll(root, sys.MNT_DETACH);
+}

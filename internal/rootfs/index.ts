@@ -1,0 +1,3 @@
+export { applyLayers, removeStaleExtracts, type ApplyLayersOptions } from './apply';
+export { chainIDs } from './chain';
+export type { Layer } from './types';

@@ -1,0 +1,209 @@
+// The overlay snapshotter: each snapshot is <root>/snapshots/<id>/{fs,work}, its record a row of
+// the snapshots table. Creation happens in a temp dir renamed into place inside the row's
+// transaction, so a crash leaves either both or an orphan dir that cleanup() sweeps.
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { alreadyExists, failedPrecondition, invalidArgument, notFound } from '../../errdefs/errors';
+import type { Logger } from '../../log/logger';
+import { silentLogger } from '../../log/logger';
+import type { MetadataDB } from '../../metadata/db';
+import type { Mount } from '../../mount/types';
+import { parseFilters } from '../filters';
+import type { DiffRebaser, Info, Kind, SnapshotOptions, Snapshotter, Usage } from '../types';
+import { mountsFor, overlayIndexOn, type SnapshotPaths } from './mounts';
+import { infoOf, SnapshotStore, type SnapshotRow } from './store';
+import { diskUsage } from './usage';
+
+export interface OverlayOptions {
+  /** State root; snapshots live in <root>/snapshots. */
+  root: string;
+  db: MetadataDB;
+  logger?: Logger;
+}
+
+const TEMP_PREFIX = 'new-';
+const REMOVING_PREFIX = 'rm-';
+
+export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
+  private readonly store: SnapshotStore;
+  private readonly dir: string;
+  private readonly logger: Logger;
+  private readonly indexOff = overlayIndexOn();
+  private readonly paths: SnapshotPaths;
+
+  constructor(opts: OverlayOptions) {
+    // Overlay options are split on ',' and lowerdir on ':': such a root could not be mounted.
+    if (/[,:]/.test(opts.root)) throw invalidArgument(`overlay snapshotter root ${opts.root} must not contain ',' or ':'`);
+    this.dir = join(opts.root, 'snapshots');
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.store = new SnapshotStore(opts.db);
+    this.logger = opts.logger ?? silentLogger;
+    this.paths = { upper: (id) => join(this.dir, String(id), 'fs'), work: (id) => join(this.dir, String(id), 'work') };
+  }
+
+  /** Opens the snapshotter and sweeps what a crash left behind (the way berthd starts it). */
+  static async open(opts: OverlayOptions): Promise<OverlaySnapshotter> {
+    const sn = new OverlaySnapshotter(opts);
+    await sn.cleanup();
+    return sn;
+  }
+
+  async stat(key: string): Promise<Info> {
+    return infoOf(this.store.mustGet(key));
+  }
+
+  async update(info: Pick<Info, 'name' | 'labels'>, ...fieldpaths: string[]): Promise<Info> {
+    return this.store.db.tx(() => {
+      const row = this.store.mustGet(info.name);
+      let labels = JSON.parse(row.labels) as Record<string, string>;
+      if (fieldpaths.length === 0) labels = { ...info.labels };
+      for (const path of fieldpaths) {
+        if (path === 'labels') {
+          labels = { ...info.labels };
+        } else if (path.startsWith('labels.')) {
+          const key = path.slice('labels.'.length);
+          if (Object.hasOwn(info.labels, key)) labels[key] = info.labels[key] as string;
+          else delete labels[key];
+        } else {
+          throw invalidArgument(`update snapshot ${JSON.stringify(info.name)}: cannot update field "${path}"`);
+        }
+      }
+      this.store.setLabels(row.key, JSON.stringify(labels), Date.now());
+      return infoOf(this.store.mustGet(row.key));
+    });
+  }
+
+  async usage(key: string): Promise<Usage> {
+    const row = this.store.mustGet(key);
+    return diskUsage(this.paths.upper(row.id));
+  }
+
+  async mounts(key: string): Promise<Mount[]> {
+    const row = this.store.mustGet(key);
+    if (row.kind === 'committed') throw failedPrecondition(`snapshot ${JSON.stringify(key)} is committed: only active and view snapshots have mounts`);
+    return mountsFor(row.kind, row.id, this.store.parentIds(row.parent), this.paths, this.indexOff);
+  }
+
+  async prepare(key: string, parent: string, opts: SnapshotOptions = {}): Promise<Mount[]> {
+    return this.create('active', key, parent, opts);
+  }
+
+  async view(key: string, parent: string, opts: SnapshotOptions = {}): Promise<Mount[]> {
+    return this.create('view', key, parent, opts);
+  }
+
+  async commit(name: string, key: string, opts: SnapshotOptions = {}): Promise<void> {
+    this.store.db.tx(() => {
+      const row = this.activeRow(name, key);
+      this.store.commit(key, name, row.parent, opts.labels ? JSON.stringify(opts.labels) : row.labels, Date.now());
+    });
+  }
+
+  async commitOnto(name: string, key: string, parent: string, opts: SnapshotOptions = {}): Promise<void> {
+    this.store.db.tx(() => {
+      const row = this.activeRow(name, key);
+      if (row.parent !== null) {
+        throw failedPrecondition(`commit ${JSON.stringify(key)} onto ${JSON.stringify(parent)}: it already has parent ${JSON.stringify(row.parent)}`);
+      }
+      if (parent !== '') this.committedParent(parent);
+      this.store.commit(key, name, parent === '' ? null : parent, opts.labels ? JSON.stringify(opts.labels) : row.labels, Date.now());
+    });
+  }
+
+  async remove(key: string): Promise<void> {
+    const row = this.store.db.tx(() => {
+      const found = this.store.mustGet(key);
+      if (this.store.hasChildren(key)) throw failedPrecondition(`cannot remove snapshot ${JSON.stringify(key)}: other snapshots have it as parent`);
+      this.store.delete(key);
+      return found;
+    });
+    await this.removeDir(row.id);
+  }
+
+  async walk(fn: (info: Info) => void | Promise<void>, ...filters: string[]): Promise<void> {
+    const matches = parseFilters(filters);
+    for (const row of this.store.all()) {
+      const info = infoOf(row);
+      if (matches(info)) await fn(info);
+    }
+  }
+
+  async cleanup(): Promise<void> {
+    for (const name of readdirSync(this.dir)) {
+      if (name.startsWith(TEMP_PREFIX) || name.startsWith(REMOVING_PREFIX)) {
+        await rm(join(this.dir, name), { recursive: true, force: true });
+      } else if (/^\d+$/.test(name) && !this.store.hasId(Number(name))) {
+        this.logger.info('removing orphan snapshot directory', { dir: join(this.dir, name) });
+        await this.removeDir(Number(name));
+      }
+    }
+  }
+
+  /** Path of a snapshot's own directory tree (for tests and diagnostics). */
+  upperDir(key: string): string {
+    return this.paths.upper(this.store.mustGet(key).id);
+  }
+
+  private create(kind: Kind, key: string, parent: string, opts: SnapshotOptions): Mount[] {
+    if (key === '') throw invalidArgument(`${kind === 'view' ? 'view' : 'prepare'}: snapshot key must not be empty`);
+    const temp = mkdtempSync(join(this.dir, TEMP_PREFIX));
+    try {
+      mkdirSync(join(temp, 'fs'), 0o755);
+      if (kind === 'active') mkdirSync(join(temp, 'work'), 0o711);
+      return this.store.db.tx(() => {
+        if (this.store.get(key)) throw alreadyExists(`snapshot ${JSON.stringify(key)} already exists`);
+        const parentRow = parent === '' ? undefined : this.committedParent(parent);
+        if (parentRow && kind === 'active') this.copyRootAttributes(this.paths.upper(parentRow.id), join(temp, 'fs'));
+        const id = this.nextId();
+        const now = Date.now();
+        const row: SnapshotRow = { key, id, kind, parent: parentRow ? parentRow.key : null, labels: JSON.stringify(opts.labels ?? {}), created_at: now, updated_at: now };
+        this.store.insert(row);
+        renameSync(temp, join(this.dir, String(id))); // last: a failure here rolls the row back
+        return mountsFor(kind, id, this.store.parentIds(row.parent), this.paths, this.indexOff);
+      });
+    } catch (err) {
+      rmSync(temp, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  private activeRow(name: string, key: string): SnapshotRow {
+    if (name === '') throw invalidArgument(`commit ${JSON.stringify(key)}: name must not be empty`);
+    const row = this.store.mustGet(key);
+    if (row.kind !== 'active') throw failedPrecondition(`cannot commit snapshot ${JSON.stringify(key)}: it is ${row.kind}, not active`);
+    if (this.store.get(name)) throw alreadyExists(`cannot commit ${JSON.stringify(key)}: snapshot ${JSON.stringify(name)} already exists`);
+    return row;
+  }
+
+  private committedParent(parent: string): SnapshotRow {
+    const row = this.store.get(parent);
+    if (!row) throw notFound(`parent snapshot ${JSON.stringify(parent)} not found`);
+    if (row.kind !== 'committed') throw invalidArgument(`parent snapshot ${JSON.stringify(parent)} is ${row.kind}, not committed`);
+    return row;
+  }
+
+  // The upper dir's root becomes the merged root: give it the parent's owner and mode.
+  private copyRootAttributes(from: string, to: string): void {
+    const st = statSync(from);
+    chownSync(to, st.uid, st.gid);
+    chmodSync(to, st.mode & 0o7777);
+  }
+
+  // Ids grow from the largest in use; one whose directory still exists (a removal not yet
+  // finished, or an orphan) is skipped so a rename never lands on leftovers.
+  private nextId(): number {
+    let id = this.store.maxId() + 1;
+    while (existsSync(join(this.dir, String(id)))) id++;
+    return id;
+  }
+
+  // Renamed first (synchronously) so the id is free of leftovers at once, then deleted.
+  private async removeDir(id: number): Promise<void> {
+    const from = join(this.dir, String(id));
+    if (!existsSync(from)) return;
+    const to = mkdtempSync(join(this.dir, `${REMOVING_PREFIX}${id}-`));
+    renameSync(from, join(to, 'x'));
+    await rm(to, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,96 @@
+// The snapshots table (internal/metadata schema v1) as the overlay snapshotter sees it. All calls
+// are synchronous better-sqlite3 statements; callers group them with MetadataDB.tx.
+import type { MetadataDB } from '../../metadata/db';
+import { notFound } from '../../errdefs/errors';
+import type { Info, Kind } from '../types';
+
+export interface SnapshotRow {
+  key: string;
+  id: number;
+  kind: Kind;
+  parent: string | null;
+  labels: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export class SnapshotStore {
+  constructor(readonly db: MetadataDB) {}
+
+  get(key: string): SnapshotRow | undefined {
+    return this.db.sqlite.prepare('SELECT * FROM snapshots WHERE key = ?').get(key) as SnapshotRow | undefined;
+  }
+
+  mustGet(key: string): SnapshotRow {
+    const row = this.get(key);
+    if (!row) throw notFound(`snapshot ${JSON.stringify(key)} not found`);
+    return row;
+  }
+
+  /** Directory ids of the committed chain below `parent`, nearest first. */
+  parentIds(parent: string | null): number[] {
+    const ids: number[] = [];
+    let key = parent;
+    while (key !== null) {
+      const row = this.mustGet(key);
+      ids.push(row.id);
+      key = row.parent;
+    }
+    return ids;
+  }
+
+  hasChildren(key: string): boolean {
+    return this.db.sqlite.prepare('SELECT 1 FROM snapshots WHERE parent = ? LIMIT 1').get(key) !== undefined;
+  }
+
+  hasId(id: number): boolean {
+    return this.db.sqlite.prepare('SELECT 1 FROM snapshots WHERE id = ?').get(id) !== undefined;
+  }
+
+  maxId(): number {
+    const row = this.db.sqlite.prepare('SELECT COALESCE(MAX(id), 0) AS max FROM snapshots').get() as { max: number };
+    return row.max;
+  }
+
+  allIds(): Set<number> {
+    const rows = this.db.sqlite.prepare('SELECT id FROM snapshots').all() as Array<{ id: number }>;
+    return new Set(rows.map((r) => r.id));
+  }
+
+  insert(row: SnapshotRow): void {
+    this.db.sqlite
+      .prepare('INSERT INTO snapshots (key, id, kind, parent, labels, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(row.key, row.id, row.kind, row.parent, row.labels, row.created_at, row.updated_at);
+  }
+
+  /** Renames an active row to its committed name, optionally setting its parent. */
+  commit(key: string, name: string, parent: string | null, labels: string, now: number): void {
+    this.db.sqlite
+      .prepare("UPDATE snapshots SET key = ?, kind = 'committed', parent = ?, labels = ?, updated_at = ? WHERE key = ?")
+      .run(name, parent, labels, now, key);
+  }
+
+  setLabels(key: string, labels: string, now: number): void {
+    this.db.sqlite.prepare('UPDATE snapshots SET labels = ?, updated_at = ? WHERE key = ?').run(labels, now, key);
+  }
+
+  delete(key: string): void {
+    this.db.sqlite.prepare('DELETE FROM snapshots WHERE key = ?').run(key);
+  }
+
+  all(): SnapshotRow[] {
+    return this.db.sqlite.prepare('SELECT * FROM snapshots ORDER BY id').all() as SnapshotRow[];
+  }
+}
+
+export function infoOf(row: SnapshotRow): Info {
+  const info: Info = {
+    kind: row.kind,
+    name: row.key,
+    labels: JSON.parse(row.labels) as Record<string, string>,
+    created: new Date(row.created_at),
+    updated: new Date(row.updated_at),
+  };
+  if (row.parent !== null) info.parent = row.parent;
+  return info;
+}

@@ -1,0 +1,220 @@
+// applyLayer against a real filesystem: every entry type, owners, modes, times, xattrs, overlay
+// whiteouts, and hostile layers that must not write outside the target.
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { applyLayer } from '../../../internal/archive';
+import { kindOf } from '../../../internal/errdefs/errors';
+import { lgetxattr } from '../../../internal/sys/fs';
+import { buildTar, gzip, sha256, streamOf, T0, type TarEntry } from './tarball';
+
+let scratch: string;
+let target: string;
+beforeEach(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'berth-archive-'));
+  target = join(scratch, 'root');
+  mkdirSync(target);
+});
+afterEach(() => rmSync(scratch, { recursive: true, force: true }));
+
+const T1 = new Date('2021-05-06T07:08:09Z');
+const seconds = (d: Date): number => d.getTime() / 1000;
+
+const everyType: TarEntry[] = [
+  { name: 'etc/', type: 'directory', mode: 0o750, uid: 10, gid: 20, mtime: T1 },
+  { name: 'etc/motd', data: 'hello\n', mode: 0o640, uid: 1000, gid: 1001, mtime: T1 },
+  { name: 'bin/', type: 'directory' },
+  { name: 'bin/su', data: '#!su', mode: 0o4755, uid: 1000, gid: 0 },
+  { name: 'bin/sg', data: '#!sg', mode: 0o2711, uid: 0, gid: 50 },
+  { name: 'bin/su-link', type: 'link', linkname: 'bin/su', mode: 0o600 },
+  { name: 'bin/sh', type: 'symlink', linkname: '/bin/busybox', uid: 7, gid: 8, mtime: T1 },
+  { name: 'tmp/', type: 'directory', mode: 0o1777 },
+  { name: 'dev/', type: 'directory' },
+  { name: 'dev/null', type: 'character-device', mode: 0o666, devmajor: 1, devminor: 3 },
+  { name: 'dev/loop0', type: 'block-device', mode: 0o660, devmajor: 7, devminor: 0, gid: 6 },
+  { name: 'run/fifo', type: 'fifo', mode: 0o620 },
+  { name: 'xattr', data: 'x', pax: { 'SCHILY.xattr.user.greeting': 'hi there', 'SCHILY.xattr.trusted.k': 'v' } },
+];
+
+describe('applyLayer', () => {
+  it('writes every entry type with its owner, mode, times and xattrs', async () => {
+    const tarball = await buildTar(everyType);
+    const result = await applyLayer(target, streamOf(tarball));
+    expect(result.diffID).toBe(sha256(tarball));
+    expect(result.size).toBe(tarball.length);
+    expect(result.compression).toBe('none');
+
+    const st = (p: string) => lstatSync(join(target, p));
+    expect(st('etc').isDirectory()).toBe(true);
+    expect(st('etc').mode & 0o7777).toBe(0o750);
+    expect([st('etc').uid, st('etc').gid]).toEqual([10, 20]);
+    expect(st('etc').mtimeMs).toBe(T1.getTime()); // set after etc/motd was written into it
+    expect(readFileSync(join(target, 'etc/motd'), 'utf8')).toBe('hello\n');
+    expect(st('etc/motd').mode & 0o7777).toBe(0o640);
+    expect([st('etc/motd').uid, st('etc/motd').gid]).toEqual([1000, 1001]);
+    expect(st('etc/motd').mtimeMs).toBe(T1.getTime());
+    expect(st('bin/su').mode & 0o7777).toBe(0o4755); // setuid survives the chown
+    expect(st('bin/sg').mode & 0o7777).toBe(0o2711);
+    expect(st('bin/su-link').ino).toBe(st('bin/su').ino);
+    expect(st('bin/su-link').mode & 0o7777).toBe(0o4755); // a hard link is the target's inode
+    expect(st('bin/sh').isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(target, 'bin/sh'))).toBe('/bin/busybox');
+    expect([st('bin/sh').uid, st('bin/sh').gid]).toEqual([7, 8]);
+    expect(st('bin/sh').mtimeMs).toBe(T1.getTime());
+    expect(st('tmp').mode & 0o7777).toBe(0o1777);
+    expect(st('dev/null').isCharacterDevice()).toBe(true);
+    expect(st('dev/null').rdev).toBe((1 << 8) | 3);
+    expect(st('dev/null').mode & 0o7777).toBe(0o666);
+    expect(st('dev/loop0').isBlockDevice()).toBe(true);
+    expect(st('dev/loop0').rdev).toBe(7 << 8);
+    expect(st('dev/loop0').gid).toBe(6);
+    expect(st('run/fifo').isFIFO()).toBe(true);
+    expect(st('run/fifo').mode & 0o7777).toBe(0o620);
+    expect(lgetxattr(join(target, 'xattr'), 'user.greeting')?.toString()).toBe('hi there');
+    expect(lgetxattr(join(target, 'xattr'), 'trusted.k')?.toString()).toBe('v');
+    expect(result.impliedDirs).toEqual(['', 'run']);
+    expect(st('run').mode & 0o7777).toBe(0o755);
+  });
+
+  it('gives a gzip layer the diffID of its uncompressed tar', async () => {
+    const tarball = await buildTar([{ name: 'a', data: 'A' }]);
+    const result = await applyLayer(target, streamOf(gzip(tarball), 7), { expectedDiffID: sha256(tarball) });
+    expect(result.compression).toBe('gzip');
+    expect(result.diffID).toBe(sha256(tarball));
+    expect(readFileSync(join(target, 'a'), 'utf8')).toBe('A');
+  });
+
+  it('counts bytes after the end-of-archive blocks toward the diffID', async () => {
+    const tarball = Buffer.concat([await buildTar([{ name: 'a', data: 'A' }]), Buffer.alloc(8192)]);
+    expect((await applyLayer(target, streamOf(tarball))).diffID).toBe(sha256(tarball));
+  });
+
+  it('fails on a diffID mismatch', async () => {
+    const tarball = await buildTar([{ name: 'a', data: 'A' }]);
+    const wrong = sha256(Buffer.from('something else'));
+    const err = await applyLayer(target, streamOf(tarball), { expectedDiffID: wrong }).catch((e: unknown) => e);
+    expect(kindOf(err)).toBe('InvalidArgument');
+    expect(String(err)).toContain(wrong);
+    expect(String(err)).toContain(sha256(tarball));
+  });
+
+  it('fails when the source stream fails midway', async () => {
+    const tarball = gzip(await buildTar([{ name: 'big', data: Buffer.alloc(200_000, 7) }]));
+    async function* failing(): AsyncGenerator<Buffer> {
+      yield tarball.subarray(0, 1000);
+      throw new Error('registry connection reset');
+    }
+    const err = await applyLayer(target, failing()).catch((e: unknown) => e);
+    expect(String(err)).toContain('registry connection reset');
+  });
+
+  it('fails on bytes that are not a tar', async () => {
+    const err = await applyLayer(target, streamOf(Buffer.alloc(1024, 'x'))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+  });
+
+  it('stores whiteouts as overlayfs does', async () => {
+    const tarball = await buildTar([
+      { name: 'etc/', type: 'directory' },
+      { name: 'etc/.wh.passwd', data: '' },
+      { name: 'var/.wh..wh..opq', data: '' },
+      { name: 'var/new', data: 'n' },
+      { name: '.wh..wh.plnk', type: 'directory' },
+    ]);
+    await applyLayer(target, streamOf(tarball));
+    const wh = lstatSync(join(target, 'etc/passwd'));
+    expect(wh.isCharacterDevice()).toBe(true);
+    expect(wh.rdev).toBe(0);
+    expect(lgetxattr(join(target, 'var'), 'trusted.overlay.opaque')?.toString()).toBe('y');
+    expect(readFileSync(join(target, 'var/new'), 'utf8')).toBe('n');
+    expect(readdirSync(target).sort()).toEqual(['etc', 'var']);
+    expect(readdirSync(join(target, 'etc'))).toEqual(['passwd']);
+  });
+
+  it('deletes what whiteouts hide in "remove" mode, sparing what the layer itself wrote', async () => {
+    await applyLayer(target, streamOf(await buildTar([
+      { name: 'keep', data: 'k' },
+      { name: 'gone', data: 'g' },
+      { name: 'd/old1', data: '1' },
+      { name: 'd/sub/old2', data: '2' },
+    ])));
+    await applyLayer(target, streamOf(await buildTar([
+      { name: 'd/', type: 'directory' },
+      { name: 'd/fresh', data: 'f' },
+      { name: 'd/.wh..wh..opq', data: '' },
+      { name: '.wh.gone', data: '' },
+      { name: 'nodir/.wh.x', data: '' },
+    ])), { whiteouts: 'remove' });
+    expect(readdirSync(target).sort()).toEqual(['d', 'keep']);
+    expect(readdirSync(join(target, 'd'))).toEqual(['fresh']);
+  });
+
+  it('follows a symlink that stays inside the root', async () => {
+    await applyLayer(target, streamOf(await buildTar([
+      { name: 'usr/lib/', type: 'directory' },
+      { name: 'lib', type: 'symlink', linkname: 'usr/lib' },
+      { name: 'lib/libc.so', data: 'c' },
+    ])));
+    expect(readFileSync(join(target, 'usr/lib/libc.so'), 'utf8')).toBe('c');
+    expect(lstatSync(join(target, 'lib')).isSymbolicLink()).toBe(true);
+  });
+
+  it('replaces an existing entry of another type and keeps an existing directory', async () => {
+    await applyLayer(target, streamOf(await buildTar([
+      { name: 'x/inner', data: 'i' },
+      { name: 'y', data: 'file' },
+    ])));
+    await applyLayer(target, streamOf(await buildTar([
+      { name: 'x', data: 'now a file' },
+      { name: 'y/', type: 'directory', mode: 0o711 },
+      { name: 'y/z', data: 'z' },
+    ])));
+    expect(readFileSync(join(target, 'x'), 'utf8')).toBe('now a file');
+    expect(lstatSync(join(target, 'y')).mode & 0o7777).toBe(0o711);
+    expect(readFileSync(join(target, 'y/z'), 'utf8')).toBe('z');
+  });
+
+  it('applies a "./" entry to the root directory itself', async () => {
+    const result = await applyLayer(target, streamOf(await buildTar([
+      { name: './', type: 'directory', mode: 0o700, mtime: T0 },
+      { name: './a', data: 'a' },
+    ])));
+    expect(result.impliedDirs).toEqual([]);
+    expect(lstatSync(target).mode & 0o7777).toBe(0o700);
+    expect(lstatSync(target).mtimeMs / 1000).toBe(seconds(T0));
+  });
+
+  describe('refuses hostile layers and writes nothing outside the target', () => {
+    const hostile: Array<[string, TarEntry[], string]> = [
+      ['a ".." that climbs out', [{ name: '../evil', data: 'x' }], '../evil'],
+      ['a deeper ".." that climbs out', [{ name: 'a/../../evil', data: 'x' }], 'a/../../evil'],
+      ['an absolute path', [{ name: '/evil', data: 'x' }], '/evil'],
+      ['a walk through a symlink to /', [{ name: 'a', type: 'symlink', linkname: '/' }, { name: 'a/evil', data: 'x' }], 'a/evil'],
+      ['a walk through a symlink that climbs out', [{ name: 'b', type: 'symlink', linkname: '../..' }, { name: 'b/evil', data: 'x' }], 'b/evil'],
+      ['a chain of symlinks out', [{ name: 'c', type: 'symlink', linkname: 'd' }, { name: 'd', type: 'symlink', linkname: '..' }, { name: 'c/evil', data: 'x' }], 'c/evil'],
+      ['a hard link to a file outside', [{ name: 'evil', type: 'link', linkname: '../outside' }], 'evil'],
+      ['a hard link through a symlink out', [{ name: 'up', type: 'symlink', linkname: '..' }, { name: 'evil', type: 'link', linkname: 'up/outside' }], 'evil'],
+      ['a whiteout through a symlink out', [{ name: 'up', type: 'symlink', linkname: '..' }, { name: 'up/.wh.outside', data: '' }], 'up/.wh.outside'],
+      ['an opaque dir through a symlink out', [{ name: 'up', type: 'symlink', linkname: '/' }, { name: 'up/.wh..wh..opq', data: '' }], 'up/.wh..wh..opq'],
+    ];
+    it.each(hostile)('%s', async (_what, entries, culprit) => {
+      writeFileSync(join(scratch, 'outside'), 'precious');
+      const before = readdirSync(scratch).sort();
+      const tarball = await buildTar(entries);
+      const err = await applyLayer(target, streamOf(tarball)).catch((e: unknown) => e);
+      expect(kindOf(err)).toBe('InvalidArgument');
+      expect(String(err)).toContain(`"${culprit}"`);
+      expect(readdirSync(scratch).sort()).toEqual(before);
+      expect(readFileSync(join(scratch, 'outside'), 'utf8')).toBe('precious');
+      expect(existsSync('/evil')).toBe(false);
+      expect(lstatSync(join(scratch, 'outside')).nlink).toBe(1);
+    });
+    it('also in "remove" mode', async () => {
+      writeFileSync(join(scratch, 'outside'), 'precious');
+      const tarball = await buildTar([{ name: 'up', type: 'symlink', linkname: '..' }, { name: 'up/.wh.outside', data: '' }]);
+      const err = await applyLayer(target, streamOf(tarball), { whiteouts: 'remove' }).catch((e: unknown) => e);
+      expect(kindOf(err)).toBe('InvalidArgument');
+      expect(readFileSync(join(scratch, 'outside'), 'utf8')).toBe('precious');
+    });
+  });
+});
