@@ -13,6 +13,7 @@ import { createGrpcServer } from '../../internal/cri/server/grpc_server';
 import { berthHandlers } from '../../internal/cri/server/handlers';
 import type { HandlerRegistry } from '../../internal/cri/server/registry';
 import { CriService } from '../../internal/cri/server/service';
+import { buildRuntimeDeps } from './runtime_deps';
 import { claimSocketPath, removeSocketIfOurs, socketInode } from './socket';
 
 export interface DaemonOptions {
@@ -91,7 +92,14 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
         db = undefined;
       });
 
-      const svc = new CriService({ config, logger, db });
+      const runtime = await buildRuntimeDeps(config, openDb, logger);
+      const svc = new CriService({
+        config,
+        logger,
+        db,
+        runtime,
+        networkStatus: async () => runtime.cni.assertReady(),
+      });
       const grpcServer = createGrpcServer(svc, opts.registry ?? berthHandlers());
       server = grpcServer;
       undo.push(() => {

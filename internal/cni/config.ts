@@ -101,7 +101,7 @@ export function loadNetworks(confDir: string, maxConfNum = 1): NetworkConfigList
     networks.push(parseNetworkConfig(readFileSync(path, 'utf8'), path));
   }
   if (networks.length === 0) {
-    throw failedPrecondition(`${NETWORK_NOT_READY_REASON}: cni plugin not initialized: no network config found in ${confDir}`);
+    throw failedPrecondition(`cni plugin not initialized: no network config found in ${confDir}`);
   }
   return networks;
 }

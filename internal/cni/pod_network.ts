@@ -86,6 +86,11 @@ export class CniManager {
     return this.status().ready;
   }
 
+  /** Throws why the pod network cannot be set up (no or invalid config), as Status reports it. */
+  assertReady(): void {
+    loadNetworks(this.opts.confDir, this.opts.maxConfNum ?? 1);
+  }
+
   status(): NetworkStatus {
     try {
       loadNetworks(this.opts.confDir, this.opts.maxConfNum ?? 1);

@@ -4,6 +4,17 @@
 import type { BerthConfig } from '../../config/schema';
 import type { Logger } from '../../log/logger';
 import type { MetadataDB } from '../../metadata/db';
+import type { ManagedContentStore } from '../../content/types';
+import type { ImageService } from '../../images/service';
+import type { Snapshotter } from '../../snapshots/types';
+import type { CniManager } from '../../cni/pod_network';
+import type { Hooks } from '../../nri/hooks';
+import type { EventBroadcaster } from '../events/broadcaster';
+import type { SandboxStore } from '../store/sandbox';
+import type { ContainerStore } from '../store/container';
+import type { NameIndex } from '../store/name_index';
+import type { KeyedMutex } from '../store/keyed_mutex';
+import type { SpecHost } from '../opts/types';
 
 export interface CriDeps {
   config: BerthConfig;
@@ -15,6 +26,26 @@ export interface CriDeps {
    * NetworkReady). Until the CNI layer provides one, Status checks [cni] conf_dir for a config.
    */
   networkStatus?: () => Promise<void>;
+  /** The subsystems below the CRI; absent only in servers built for frame tests. */
+  runtime?: RuntimeDeps;
+}
+
+/** What the CRI verbs run on. Filled in by cmd/berthd/daemon.ts. */
+export interface RuntimeDeps {
+  db: MetadataDB;
+  content: ManagedContentStore;
+  images: ImageService;
+  snapshotter: Snapshotter;
+  cni: CniManager;
+  sandboxes: SandboxStore;
+  containers: ContainerStore;
+  sandboxNames: NameIndex;
+  containerNames: NameIndex;
+  /** Serialises lifecycle operations per sandbox/container ID. */
+  locks: KeyedMutex;
+  events: EventBroadcaster;
+  hooks: Hooks;
+  host: SpecHost;
 }
 
 export class CriService {
@@ -26,5 +57,11 @@ export class CriService {
 
   get logger(): Logger {
     return this.deps.logger;
+  }
+
+  /** The runtime subsystems; a wiring bug (not a user error) when absent. */
+  get rt(): RuntimeDeps {
+    if (!this.deps.runtime) throw new Error('berth: CRI service built without runtime dependencies');
+    return this.deps.runtime;
   }
 }

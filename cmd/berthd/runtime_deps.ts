@@ -1,0 +1,81 @@
+// Builds the subsystems the CRI verbs run on, from the config, in dependency order:
+// content -> images -> snapshotter -> CNI -> stores (reloaded from the database).
+// Start-up sweeps (stale ingests, extract snapshots, orphan snapshot dirs) run here, before serving.
+import { join } from 'node:path';
+import type { BerthConfig } from '../../internal/config/schema';
+import { LocalContentStore } from '../../internal/content/local';
+import { ImageService } from '../../internal/images/service';
+import type { Logger } from '../../internal/log/logger';
+import type { MetadataDB } from '../../internal/metadata/db';
+import { OverlaySnapshotter } from '../../internal/snapshots/overlay/overlay';
+import { removeStaleExtracts } from '../../internal/rootfs';
+import { CniManager } from '../../internal/cni/pod_network';
+import { noopHooks, type Hooks } from '../../internal/nri/hooks';
+import { EventBroadcaster } from '../../internal/cri/events/broadcaster';
+import { SandboxStore } from '../../internal/cri/store/sandbox';
+import { ContainerStore } from '../../internal/cri/store/container';
+import { NameIndex } from '../../internal/cri/store/name_index';
+import { KeyedMutex } from '../../internal/cri/store/keyed_mutex';
+import { hostFromSystem } from '../../internal/cri/opts/host_access';
+import type { RuntimeDeps } from '../../internal/cri/server/service';
+
+export interface RuntimeDepsOptions {
+  hooks?: Hooks;
+}
+
+export async function buildRuntimeDeps(
+  config: BerthConfig,
+  db: MetadataDB,
+  logger: Logger,
+  opts: RuntimeDepsOptions = {},
+): Promise<RuntimeDeps> {
+  const content = new LocalContentStore(config.root);
+  const swept = await content.sweepIngests();
+  if (swept > 0) logger.info('removed stale content ingests', { count: swept });
+
+  const images = new ImageService({
+    db,
+    content,
+    logger: logger.with({ component: 'images' }),
+    registryConfigPath: config.registry.config_path || undefined,
+  });
+
+  const snapshotter = await OverlaySnapshotter.open({
+    root: join(config.root, 'overlayfs'),
+    db,
+    logger: logger.with({ component: 'snapshotter' }),
+  });
+  const extracts = await removeStaleExtracts(snapshotter, logger);
+  if (extracts.length > 0) logger.info('removed interrupted layer extractions', { keys: extracts });
+
+  const cni = new CniManager({
+    confDir: config.cni.conf_dir,
+    binDirs: config.cni.bin_dirs,
+    cacheDir: join(config.root, 'cni'),
+    maxConfNum: config.cni.max_conf_num,
+    logger: logger.with({ component: 'cni' }),
+  });
+
+  const sandboxes = new SandboxStore(db);
+  const containers = new ContainerStore(db);
+  const sandboxNames = new NameIndex();
+  const containerNames = new NameIndex();
+  for (const s of sandboxes.load()) sandboxNames.reserve(s.name, s.id);
+  for (const c of containers.load()) containerNames.reserve(c.name, c.id);
+
+  return {
+    db,
+    content,
+    images,
+    snapshotter,
+    cni,
+    sandboxes,
+    containers,
+    sandboxNames,
+    containerNames,
+    locks: new KeyedMutex(),
+    events: new EventBroadcaster(),
+    hooks: opts.hooks ?? noopHooks,
+    host: hostFromSystem(),
+  };
+}
