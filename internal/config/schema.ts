@@ -8,10 +8,13 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 
 const absolutePath = z.string().refine((p) => isAbsolute(p), { message: 'must be an absolute path' });
 
-// The shim resolves its binary from this name (io.containerd.runc.v2 -> containerd-shim-runc-v2).
+// The shim binary comes from this name (io.containerd.runc.v2 -> containerd-shim-runc-v2 on PATH),
+// or is an absolute path to a shim binary, used as is.
 const runtimeType = z
   .string()
-  .regex(/^io\.containerd\.[a-z0-9_]+\.v[0-9]+$/, { message: 'must look like io.containerd.<name>.v<N>' });
+  .regex(/^(io\.containerd\.[a-z0-9_]+\.v[0-9]+|\/.+)$/, {
+    message: 'must look like io.containerd.<name>.v<N> or be an absolute path to a shim',
+  });
 
 // [cri.runtimes.<handler>.options]: the runc shim's options (containerd.runc.v1.Options).
 const runcOptions = z.strictObject({
