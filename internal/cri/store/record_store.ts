@@ -87,6 +87,18 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
     return next;
   }
 
+  /** Metadata changes only while a record is being set up (e.g. the pod IP after CNI ADD). */
+  updateMetadata(id: string, fn: (metadata: M) => M): M {
+    const record = this.records.get(id);
+    if (!record) throw notFound(`${this.table.what} "${id}" not found`);
+    const next = fn(structuredClone(record.metadata));
+    this.db.tx(() => {
+      this.db.sqlite.prepare(`UPDATE ${this.table.table} SET metadata = ? WHERE id = ?`).run(toJSON(next), id);
+    });
+    (record as { metadata: M }).metadata = next;
+    return next;
+  }
+
   delete(id: string): void {
     this.db.tx(() => {
       this.db.sqlite.prepare(`DELETE FROM ${this.table.table} WHERE id = ?`).run(id);

@@ -1,0 +1,37 @@
+// ListContainers with the CRI filters: ID prefix, state, pod sandbox ID prefix, label selector.
+import type { ListContainersRequest__Output } from '../../api/gen/runtime/v1/ListContainersRequest';
+import type { ListContainersResponse } from '../../api/gen/runtime/v1/ListContainersResponse';
+import { containerState } from '../store/container';
+import { imageDisplay } from './container_status';
+import { matchesLabels } from './filters';
+import type { CriService } from './service';
+
+export async function listContainers(svc: CriService, req: ListContainersRequest__Output): Promise<ListContainersResponse> {
+  const filter = req.filter;
+  let containers = svc.rt.containers.list();
+  if (filter) {
+    if (filter.id !== '') containers = containers.filter((c) => c.id.startsWith(filter.id));
+    if (filter.pod_sandbox_id !== '') containers = containers.filter((c) => c.metadata.sandboxId.startsWith(filter.pod_sandbox_id));
+    if (filter.state) containers = containers.filter((c) => containerState(c.status) === filter.state!.state);
+    containers = containers.filter((c) => matchesLabels(c.metadata.config.labels, filter.label_selector));
+  }
+  return {
+    containers: await Promise.all(
+      containers.map(async (c) => {
+        const display = await imageDisplay(svc, c);
+        return {
+          id: c.id,
+          pod_sandbox_id: c.metadata.sandboxId,
+          metadata: c.metadata.config.metadata,
+          image: { image: display.image, annotations: {} },
+          image_ref: display.imageRef,
+          image_id: c.metadata.imageId,
+          state: containerState(c.status),
+          created_at: c.status.createdAt,
+          labels: c.metadata.config.labels,
+          annotations: c.metadata.config.annotations,
+        };
+      }),
+    ),
+  };
+}

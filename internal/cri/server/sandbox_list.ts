@@ -1,0 +1,27 @@
+// ListPodSandbox with the CRI filters: ID (or unique prefix), state, label selector (all must match).
+import type { ListPodSandboxRequest__Output } from '../../api/gen/runtime/v1/ListPodSandboxRequest';
+import type { ListPodSandboxResponse } from '../../api/gen/runtime/v1/ListPodSandboxResponse';
+import { matchesLabels } from './filters';
+import { criSandboxState } from './sandbox_status';
+import type { CriService } from './service';
+
+export async function listPodSandbox(svc: CriService, req: ListPodSandboxRequest__Output): Promise<ListPodSandboxResponse> {
+  const filter = req.filter;
+  let sandboxes = svc.rt.sandboxes.list();
+  if (filter) {
+    if (filter.id !== '') sandboxes = sandboxes.filter((s) => s.id.startsWith(filter.id));
+    if (filter.state) sandboxes = sandboxes.filter((s) => criSandboxState(s) === filter.state!.state);
+    sandboxes = sandboxes.filter((s) => matchesLabels(s.metadata.config.labels, filter.label_selector));
+  }
+  return {
+    items: sandboxes.map((s) => ({
+      id: s.id,
+      metadata: s.metadata.config.metadata,
+      state: criSandboxState(s),
+      created_at: s.status.createdAt,
+      labels: s.metadata.config.labels,
+      annotations: s.metadata.config.annotations,
+      runtime_handler: s.metadata.runtimeHandler,
+    })),
+  };
+}

@@ -1,0 +1,59 @@
+// PodSandboxStatus: the pod's state, IPs and namespaces from the store; `verbose` adds the
+// details crictl inspectp shows (pid, netns, image, runtime), as containerd's info map does.
+import type { PodSandboxStatusRequest__Output } from '../../api/gen/runtime/v1/PodSandboxStatusRequest';
+import type { PodSandboxStatusResponse } from '../../api/gen/runtime/v1/PodSandboxStatusResponse';
+import type { PodSandboxStatus } from '../../api/gen/runtime/v1/PodSandboxStatus';
+import type { Sandbox } from '../store/sandbox';
+import type { CriService } from './service';
+
+export function criSandboxState(sandbox: Sandbox): 'SANDBOX_READY' | 'SANDBOX_NOTREADY' {
+  return sandbox.status.state === 'ready' ? 'SANDBOX_READY' : 'SANDBOX_NOTREADY';
+}
+
+export function toCriSandboxStatus(sandbox: Sandbox): PodSandboxStatus {
+  const { metadata: m } = sandbox;
+  return {
+    id: sandbox.id,
+    metadata: m.config.metadata,
+    state: criSandboxState(sandbox),
+    created_at: sandbox.status.createdAt,
+    network: {
+      ip: m.ip,
+      additional_ips: m.additionalIps.map((ip) => ({ ip })),
+    },
+    linux: { namespaces: { options: m.config.linux?.security_context?.namespace_options ?? {} } },
+    labels: m.config.labels,
+    annotations: m.config.annotations,
+    runtime_handler: m.runtimeHandler,
+  };
+}
+
+export async function podSandboxStatus(
+  svc: CriService,
+  req: PodSandboxStatusRequest__Output,
+): Promise<PodSandboxStatusResponse> {
+  const sandbox = svc.rt.sandboxes.get(req.pod_sandbox_id);
+  const response: PodSandboxStatusResponse = { status: toCriSandboxStatus(sandbox), info: {} };
+  if (req.verbose) {
+    const { metadata: m, status: s } = sandbox;
+    response.info = {
+      info: JSON.stringify({
+        pid: s.pid,
+        processStatus: s.state === 'ready' ? 'running' : s.state === 'unknown' ? 'unknown' : 'stopped',
+        netNamespaceClosed: m.netnsPath === '' ? false : s.state !== 'ready',
+        netns: m.netnsPath,
+        image: m.image,
+        imageId: m.imageId,
+        snapshotKey: m.snapshotKey,
+        snapshotter: 'overlayfs',
+        runtimeHandler: m.runtimeHandler,
+        runtimeType: m.runtimeType,
+        cgroupParent: m.cgroupParent,
+        exitStatus: s.exitStatus,
+        exitedAt: s.exitedAt,
+        config: m.config,
+      }),
+    };
+  }
+  return response;
+}
