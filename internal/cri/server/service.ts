@@ -15,6 +15,7 @@ import type { ContainerStore } from '../store/container';
 import type { NameIndex } from '../store/name_index';
 import type { KeyedMutex } from '../store/keyed_mutex';
 import type { SpecHost } from '../opts/types';
+import type { TaskService } from '../tasks/types';
 
 export interface CriDeps {
   config: BerthConfig;
@@ -46,6 +47,7 @@ export interface RuntimeDeps {
   events: EventBroadcaster;
   hooks: Hooks;
   host: SpecHost;
+  tasks: TaskService;
 }
 
 export class CriService {

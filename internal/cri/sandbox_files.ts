@@ -1,0 +1,50 @@
+// A pod's host-side files: /etc/hostname, /etc/hosts, /etc/resolv.conf under its state dir, and
+// its /dev/shm tmpfs. Containers of the pod bind-mount them (containerd's setupSandboxFiles).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname as osHostname } from 'node:os';
+import { join } from 'node:path';
+import type { PodSandboxConfig__Output } from '../api/gen/runtime/v1/PodSandboxConfig';
+import { mountOne, unmount } from '../mount/mount';
+import { buildSandboxFiles } from './opts/sandbox_files';
+import type { SandboxPaths } from './opts/types';
+
+export function sandboxPaths(stateDir: string): SandboxPaths {
+  return {
+    hostnamePath: join(stateDir, 'hostname'),
+    hostsPath: join(stateDir, 'hosts'),
+    resolvPath: join(stateDir, 'resolv.conf'),
+    shmPath: join(stateDir, 'shm'),
+  };
+}
+
+const readHost = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
+
+export function writeSandboxFiles(config: PodSandboxConfig__Output, paths: SandboxPaths): void {
+  const files = buildSandboxFiles(config, {
+    hostname: osHostname(),
+    hosts: readHost('/etc/hosts'),
+    resolvConf: readHost('/etc/resolv.conf') ?? '',
+  });
+  writeFileSync(paths.hostnamePath, files.hostname, { mode: 0o644 });
+  writeFileSync(paths.hostsPath, files.hosts, { mode: 0o644 });
+  writeFileSync(paths.resolvPath, files.resolvConf, { mode: 0o644 });
+}
+
+/** containerd's pod /dev/shm: a 64 MiB tmpfs, unless the pod shares the host's IPC namespace. */
+export function mountSandboxShm(shmPath: string): void {
+  mkdirSync(shmPath, { recursive: true, mode: 0o700 });
+  mountOne({ type: 'tmpfs', source: 'shm', options: ['nodev', 'noexec', 'nosuid', 'mode=1777', 'size=65536k'] }, shmPath);
+}
+
+/** Unmounts the pod's shm if mounted; true when something was unmounted. */
+export function unmountSandboxShm(shmPath: string): boolean {
+  return unmount(shmPath);
+}
+
+export function usesHostIpc(config: PodSandboxConfig__Output): boolean {
+  return config.linux?.security_context?.namespace_options?.ipc === 'NODE';
+}
+
+export function usesHostNetwork(config: PodSandboxConfig__Output): boolean {
+  return config.linux?.security_context?.namespace_options?.network === 'NODE';
+}

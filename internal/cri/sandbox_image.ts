@@ -1,0 +1,34 @@
+// The pause image: resolved locally, pulled (and unpacked) when missing, as containerd's
+// RunPodSandbox does with sandbox_image.
+import { isNotFound } from '../errdefs/errors';
+import type { ResolvedImage } from '../images/walk';
+import { unpackImage } from './image_unpack';
+import type { RuntimeDeps } from './server/service';
+
+export interface LocalImage {
+  id: string;
+  name: string;
+  resolved: ResolvedImage;
+  /** Top chain ID: the parent of a container's snapshot. */
+  chainId: string;
+}
+
+/** Resolves an image already known locally and makes sure its layers are unpacked. */
+export async function localImage(rt: RuntimeDeps, ref: string): Promise<LocalImage> {
+  const id = rt.images.resolveId(ref);
+  const resolved = await rt.images.resolve(id);
+  const chainId = await unpackImage(rt.snapshotter, rt.content, resolved);
+  return { id, name: ref, resolved, chainId };
+}
+
+export async function ensureImage(rt: RuntimeDeps, ref: string): Promise<LocalImage> {
+  try {
+    return await localImage(rt, ref);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+  await rt.images.pull(ref, {
+    unpack: async () => undefined, // unpacked below through the same per-chain locks
+  });
+  return localImage(rt, ref);
+}

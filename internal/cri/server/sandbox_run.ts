@@ -1,0 +1,171 @@
+// RunPodSandbox, in containerd's order: ID and name reservation, the sandbox record persisted as
+// intent (state unknown) before anything outside the process exists, network namespace and CNI,
+// pod files and /dev/shm, the pause container's snapshot, spec and task through the pod's shim,
+// then Ready and an exit monitor. Each step pushes its undo; any failure unwinds them all.
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunPodSandboxRequest__Output } from '../../api/gen/runtime/v1/RunPodSandboxRequest';
+import type { RunPodSandboxResponse } from '../../api/gen/runtime/v1/RunPodSandboxResponse';
+import type { PortMapping } from '../../cni/types';
+import { wrap } from '../../errdefs/errors';
+import { NetNS, netnsPathFor } from '../../netns/netns';
+import { buildSandboxSpec } from '../opts/sandbox_spec';
+import { userLookupFromImage } from '../opts/user';
+import { validateSandboxConfig } from '../opts/validate';
+import { specImageConfig } from '../image_config';
+import { readRootfsFile } from '../rootfs_file';
+import { resolveRuntimeHandler, specRuntimeOptions } from '../runtime_handler';
+import { ensureImage } from '../sandbox_image';
+import { mountSandboxShm, sandboxPaths, unmountSandboxShm, usesHostIpc, usesHostNetwork, writeSandboxFiles } from '../sandbox_files';
+import type { PodSandboxConfig__Output } from '../../api/gen/runtime/v1/PodSandboxConfig';
+import { CleanupStack } from '../util/cleanup';
+import { crashPoint } from '../util/crash_points';
+import { generateId, makeSandboxName } from '../util/ids';
+import { nowNanos } from '../store/time';
+import { hookSandbox } from './hook_views';
+import type { CriService } from './service';
+import { monitorSandboxExit } from './task_monitor';
+
+export function sandboxDirs(svc: CriService, id: string): { rootDir: string; stateDir: string } {
+  return { rootDir: join(svc.config.root, 'sandboxes', id), stateDir: join(svc.config.state, 'sandboxes', id) };
+}
+
+export function netnsDir(svc: CriService): string {
+  return join(svc.config.state, 'netns');
+}
+
+function portMappings(config: PodSandboxConfig__Output): PortMapping[] {
+  return config.port_mappings
+    .filter((p) => p.host_port > 0)
+    .map((p) => ({
+      hostPort: p.host_port,
+      containerPort: p.container_port,
+      protocol: p.protocol === 'UDP' ? 'udp' : p.protocol === 'SCTP' ? 'sctp' : 'tcp',
+      hostIP: p.host_ip || undefined,
+    }));
+}
+
+export function podNetworkRequest(id: string, netnsPath: string, config: PodSandboxConfig__Output) {
+  const m = config.metadata!;
+  return {
+    id,
+    netnsPath,
+    podName: m.name,
+    podNamespace: m.namespace,
+    podUid: m.uid,
+    portMappings: portMappings(config),
+  };
+}
+
+export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__Output): Promise<RunPodSandboxResponse> {
+  validateSandboxConfig(req.config);
+  const config = req.config!;
+  const rt = svc.rt;
+  const id = generateId();
+  const name = makeSandboxName(config.metadata!);
+  const log = svc.logger.with({ podSandboxId: id, podName: name });
+  const cleanup = new CleanupStack(log);
+
+  return rt.locks.run(id, () =>
+    cleanup.run(async () => {
+      rt.sandboxNames.reserve(name, id);
+      cleanup.push('release sandbox name', () => rt.sandboxNames.releaseByKey(id));
+      crashPoint('sandbox_run:after_reserve');
+
+      const runtime = resolveRuntimeHandler(svc.config, req.runtime_handler);
+      const image = await ensureImage(rt, svc.config.cri.sandbox_image).catch((err: unknown) => {
+        throw wrap(err, `sandbox image ${svc.config.cri.sandbox_image}`);
+      });
+
+      const hostNetwork = usesHostNetwork(config);
+      const netnsPath = hostNetwork ? '' : netnsPathFor(netnsDir(svc));
+      const { rootDir, stateDir } = sandboxDirs(svc, id);
+      const paths = sandboxPaths(stateDir);
+
+      // Intent first: a kill from here on leaves a row that recovery can finish undoing.
+      rt.sandboxes.add(
+        {
+          id,
+          name,
+          config,
+          runtimeHandler: runtime.handler,
+          runtimeType: runtime.config.runtime_type,
+          netnsPath,
+          ip: '',
+          additionalIps: [],
+          image: svc.config.cri.sandbox_image,
+          imageId: image.id,
+          snapshotKey: id,
+          rootDir,
+          stateDir,
+          cgroupParent: config.linux?.cgroup_parent ?? '',
+        },
+        { state: 'unknown', pid: 0, createdAt: nowNanos(), exitStatus: 0, exitedAt: '0' },
+      );
+      cleanup.push('delete sandbox record', () => rt.sandboxes.delete(id));
+
+      mkdirSync(rootDir, { recursive: true, mode: 0o700 });
+      mkdirSync(stateDir, { recursive: true, mode: 0o711 });
+      cleanup.push('remove sandbox dirs', () => {
+        rmSync(rootDir, { recursive: true, force: true });
+        rmSync(stateDir, { recursive: true, force: true });
+      });
+
+      if (!hostNetwork) {
+        const netns = await NetNS.createAt(netnsPath);
+        cleanup.push('remove netns', () => netns.remove());
+        crashPoint('sandbox_run:after_netns');
+        const network = podNetworkRequest(id, netnsPath, config);
+        const setup = await rt.cni.setupPodNetwork(network);
+        cleanup.push('teardown pod network', () => rt.cni.teardownPodNetwork(network));
+        crashPoint('sandbox_run:after_cni');
+        rt.sandboxes.updateMetadata(id, (m) => ({ ...m, ip: setup.ips[0] ?? '', additionalIps: setup.ips.slice(1) }));
+      }
+
+      writeSandboxFiles(config, paths);
+      if (!usesHostIpc(config)) {
+        mountSandboxShm(paths.shmPath);
+        cleanup.push('unmount shm', () => unmountSandboxShm(paths.shmPath));
+      }
+
+      const rootfs = await rt.snapshotter.prepare(id, image.chainId, { labels: { 'io.berth/sandbox': id } });
+      cleanup.push('remove sandbox snapshot', () => rt.snapshotter.remove(id));
+      crashPoint('sandbox_run:after_snapshot');
+
+      const spec = buildSandboxSpec({
+        id,
+        config,
+        imageConfig: specImageConfig(image.resolved.config),
+        imageName: svc.config.cri.sandbox_image,
+        netnsPath: netnsPath || undefined,
+        runtime: specRuntimeOptions(svc.config, runtime),
+        sandboxPaths: paths,
+        userLookup: userLookupFromImage((p) => readRootfsFile(rootfs, p)),
+        host: rt.host,
+      });
+
+      const task = await rt.tasks.create({
+        id,
+        sandboxId: id,
+        spec,
+        rootfs,
+        stdio: { stdin: '', stdout: '', stderr: '', terminal: false },
+        runtime,
+      });
+      cleanup.push('delete pause task', async () => {
+        await task.kill(9, true).catch(() => undefined);
+        await task.delete();
+      });
+      crashPoint('sandbox_run:after_task_create');
+
+      const pid = await task.start();
+      rt.sandboxes.updateStatus(id, (s) => ({ ...s, state: 'ready', pid }));
+      monitorSandboxExit(svc, id, task);
+      log.info('pod sandbox running', { pid, ip: rt.sandboxes.get(id).metadata.ip });
+      rt.events.publish({ containerId: id, sandboxId: id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNanos() });
+      rt.events.publish({ containerId: id, sandboxId: id, type: 'CONTAINER_STARTED_EVENT', createdAt: nowNanos() });
+      await rt.hooks.runPodSandbox?.(hookSandbox(rt.sandboxes.get(id)));
+      return { pod_sandbox_id: id };
+    }),
+  );
+}

@@ -1,0 +1,56 @@
+// Exit monitors: when a task's init process exits, record it (persisted), emit the CRI event,
+// and for sandboxes mark the pod NotReady. containerd runs the same from its event monitor.
+import { messageOf } from '../../errdefs/errors';
+import { dateToNanos, nowNanos } from '../store/time';
+import type { CriTask, TaskExit } from '../tasks/types';
+import type { CriService } from './service';
+
+
+export function monitorSandboxExit(svc: CriService, sandboxId: string, task: CriTask): void {
+  task.exited.then(
+    (exit) => recordSandboxExit(svc, sandboxId, exit),
+    (err) => svc.logger.error('sandbox exit monitor failed', { podSandboxId: sandboxId, error: messageOf(err) }),
+  );
+}
+
+export function recordSandboxExit(svc: CriService, sandboxId: string, exit: TaskExit): void {
+  const sandbox = svc.rt.sandboxes.tryGet(sandboxId);
+  if (!sandbox || sandbox.status.state === 'notready') return;
+  svc.rt.sandboxes.updateStatus(sandboxId, (s) => ({
+    ...s,
+    state: 'notready',
+    exitStatus: exit.exitStatus,
+    exitedAt: dateToNanos(exit.exitedAt),
+  }));
+  svc.logger.info('sandbox exited', { podSandboxId: sandboxId, exitStatus: exit.exitStatus });
+  svc.rt.events.publish({ containerId: sandboxId, sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNanos() });
+}
+
+export function monitorContainerExit(svc: CriService, containerId: string, task: CriTask): void {
+  task.exited.then(
+    (exit) => recordContainerExit(svc, containerId, exit),
+    (err) => svc.logger.error('container exit monitor failed', { containerId, error: messageOf(err) }),
+  );
+}
+
+/** kubelet's reasons: Completed for 0, OOMKilled when the OOM killer did it, Error otherwise. */
+export function recordContainerExit(svc: CriService, containerId: string, exit: TaskExit, oomKilled = false): void {
+  const container = svc.rt.containers.tryGet(containerId);
+  if (!container || container.status.finishedAt !== '0') return;
+  const reason = oomKilled ? 'OOMKilled' : exit.exitStatus === 0 ? 'Completed' : 'Error';
+  svc.rt.containers.updateStatus(containerId, (s) => ({
+    ...s,
+    pid: 0,
+    finishedAt: dateToNanos(exit.exitedAt),
+    exitCode: exit.exitStatus,
+    reason: s.reason === '' || s.reason === 'Unknown' ? reason : s.reason,
+  }));
+  svc.logger.info('container exited', { containerId, exitCode: exit.exitStatus, reason });
+  svc.rt.events.publish({
+    containerId,
+    sandboxId: container.metadata.sandboxId,
+    type: 'CONTAINER_STOPPED_EVENT',
+    createdAt: nowNanos(),
+  });
+}
+

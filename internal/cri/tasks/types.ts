@@ -1,0 +1,58 @@
+// What the CRI verbs need from tasks (a container's process run by a Runtime v2 shim). The adapter
+// in service.ts implements this over internal/runtime/v2; the verbs never see ttRPC or shims.
+import type { Process, Spec } from '../../oci/spec';
+import type { Mount } from '../../mount/types';
+import type { StdioPaths } from '../../cio/task_io';
+import type { ResolvedRuntime } from '../runtime_handler';
+
+export interface TaskExit {
+  exitStatus: number;
+  exitedAt: Date;
+}
+
+export interface NewTask {
+  id: string;
+  /** Tasks of one pod share the pod's shim. */
+  sandboxId: string;
+  spec: Spec;
+  rootfs: Mount[];
+  stdio: StdioPaths;
+  runtime: ResolvedRuntime;
+}
+
+export interface ExecProcess {
+  execId: string;
+  /** The OCI process to run (args, env, cwd, user, terminal...). */
+  process: Process;
+  stdio: StdioPaths;
+}
+
+export interface CriTask {
+  readonly id: string;
+  /** The init process PID (known after create). */
+  readonly pid: number;
+  /** runc start; resolves to the PID. */
+  start(): Promise<number>;
+  /** Resolves once, when the init process has exited. */
+  readonly exited: Promise<TaskExit>;
+  kill(signal: number, all?: boolean): Promise<void>;
+  /** Deletes the task in the shim (runc delete) and forgets it; idempotent. */
+  delete(): Promise<void>;
+  /** Runs an extra process in the task; resolves to its exit status. */
+  exec(proc: ExecProcess, opts: { onStarted?: () => void; timeoutMs?: number }): Promise<TaskExit>;
+  killExec(execId: string, signal: number): Promise<void>;
+  resizePty(execId: string, width: number, height: number): Promise<void>;
+  closeStdin(execId: string): Promise<void>;
+  update(resources: unknown): Promise<void>;
+}
+
+export interface TaskService {
+  create(task: NewTask): Promise<CriTask>;
+  /** A live task berth knows; undefined when none. */
+  get(id: string): CriTask | undefined;
+  /** After a restart: reconnects to the task's shim; undefined when shim or task are gone (cleaned up). */
+  reconnect(id: string, sandboxId: string, runtime: ResolvedRuntime): Promise<CriTask | undefined>;
+  /** Cleans a task's leftovers when its shim is gone (shim `delete`), by ID. */
+  cleanupDead(id: string, runtime: ResolvedRuntime): Promise<void>;
+  close(): Promise<void>;
+}

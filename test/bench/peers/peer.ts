@@ -1,0 +1,31 @@
+// What every scenario needs from a daemon under test, so containerd and berth are driven by the
+// same CRI client code: its socket and client, where its pods put cgroups and logs, how to import
+// an image archive out of band, and which shim processes are its own.
+import type { CriClient } from '../../harness/cri_client';
+import type { ProcessRef } from '../procs';
+
+export type PeerName = 'containerd' | 'berth';
+
+export const PEER_NAMES: readonly PeerName[] = ['containerd', 'berth'];
+
+export interface Peer {
+  readonly name: PeerName;
+  /** The daemon's own PID (not its shims). */
+  readonly pid: number;
+  readonly socket: string;
+  /** The temp dir holding everything the daemon writes (root, state, configs, logs). */
+  readonly dir: string;
+  readonly cri: CriClient;
+  /** Registry hosts.toml directory ([registry] config_path), one subdir per host. */
+  readonly certsDir: string;
+  /** Parent for pods' log_directory. */
+  readonly podLogDir: string;
+  /** cgroup_parent for the bench's pods: one tree per peer, removed at the end. */
+  readonly cgroupParent: string;
+  /** Imports (and unpacks) an image archive through the daemon's own tool; throws Unimplemented. */
+  importImage(archive: string): Promise<void>;
+  /** The shim processes serving this daemon's pods right now. */
+  shims(): ProcessRef[];
+  /** Removes all pods via CRI, stops the daemon by PID, kills its leftover shims, unmounts, removes dir. */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,67 @@
+// memory: each daemon's RSS (VmRSS) idle and with 20 running pods (pause + one busybox container
+// each), daemon alone and daemon plus the shims serving it (berth runs the same shim binary).
+import { Aborted } from '../errors';
+import { removePods, startPod, type PodRef } from '../pods';
+import type { Peer } from '../peers/peer';
+import { rssKiB } from '../procs';
+import type { Row } from '../report';
+import { PeerSeries, type Scenario, type ScenarioEnv } from './scenario';
+
+export const MEMORY_PODS = 20;
+
+const mib = (kib: number) => kib / 1024;
+
+function measure(peer: Peer): { daemon: number; shims: number; shimCount: number } {
+  const daemon = rssKiB(peer.pid);
+  if (daemon === undefined) throw new Error(`${peer.name} (pid ${peer.pid}) is gone`);
+  const shims = peer.shims();
+  const shimRss = shims.reduce((sum, shim) => sum + (rssKiB(shim.pid) ?? 0), 0);
+  return { daemon: mib(daemon), shims: mib(shimRss), shimCount: shims.length };
+}
+
+/** Idle figures go to `idleSeries` first, so a peer that cannot run pods still shows them. */
+async function measurePeer(env: ScenarioEnv, peer: Peer, idleSeries: PeerSeries, series: PeerSeries): Promise<void> {
+  const idle = measure(peer);
+  idleSeries.add(peer.name, 'idle', idle.daemon);
+  idleSeries.add(peer.name, 'idle+shims', idle.daemon + idle.shims);
+  const pods: PodRef[] = [];
+  const undo = env.cleanup.push(`${peer.name} memory pods`, async () => {
+    const left = await removePods(peer, pods);
+    if (left.length > 0) throw new Error(left.join('; '));
+  });
+  try {
+    for (let k = 0; k < MEMORY_PODS; k++) pods.push(await startPod(peer, `mem-${env.ctx.runId}-${k}`, env.ctx));
+    const busy = measure(peer);
+    series.add(peer.name, 'busy', busy.daemon);
+    series.add(peer.name, 'busy+shims', busy.daemon + busy.shims);
+    series.add(peer.name, 'shims', busy.shimCount);
+  } finally {
+    await undo();
+  }
+}
+
+async function run(env: ScenarioEnv): Promise<Row[]> {
+  const idleSeries = new PeerSeries(env);
+  const series = new PeerSeries(env);
+  for (const peer of env.peers) {
+    if (env.ctx.aborted()) throw new Aborted();
+    try {
+      await measurePeer(env, peer, idleSeries, series);
+    } catch (err) {
+      if (err instanceof Aborted) throw err;
+      series.fail(peer.name, err);
+      if (idleSeries.of(peer.name, 'idle').length === 0) idleSeries.fail(peer.name, err);
+      env.log(`memory: ${peer.name} failed: ${(err as Error).message}`);
+    }
+  }
+  const only = (samples: number[]) => samples[0]!;
+  return [
+    idleSeries.row('memory', 'RSS idle, daemon', 'MiB', 'idle', only),
+    idleSeries.row('memory', 'RSS idle, daemon+shims', 'MiB', 'idle+shims', only),
+    series.row('memory', `RSS ${MEMORY_PODS} pods, daemon`, 'MiB', 'busy', only),
+    series.row('memory', `RSS ${MEMORY_PODS} pods, daemon+shims`, 'MiB', 'busy+shims', only),
+    series.row('memory', `shim processes with ${MEMORY_PODS} pods`, 'shims', 'shims', only),
+  ];
+}
+
+export const memory: Scenario = { name: 'memory', run };
