@@ -3,8 +3,9 @@
 // forced shutdown after a grace period), closes the database and removes the socket.
 import * as grpc from '@grpc/grpc-js';
 import { chmodSync, mkdirSync } from 'node:fs';
+import * as net from 'node:net';
+import { AuthorityRewritingConnection } from '../../internal/h2/authority_rewrite';
 import { join } from 'node:path';
-import { unixTarget } from '../../internal/api/cri';
 import type { BerthConfig } from '../../internal/config/schema';
 import { unavailable, messageOf } from '../../internal/errdefs/errors';
 import { silentLogger, type Logger } from '../../internal/log/logger';
@@ -32,15 +33,25 @@ export interface Daemon {
 
 type Undo = () => void | Promise<void>;
 
-function bind(server: grpc.Server, path: string): Promise<void> {
+/**
+ * Serves grpc-js over the unix socket through an accept loop of our own, so each connection goes
+ * through the :authority fix (internal/h2/authority_rewrite.ts) that Go clients of the crictl 1.26
+ * generation need. Resolves with the listener, to close at shutdown.
+ */
+function bind(server: grpc.Server, path: string): Promise<net.Server> {
+  const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+  const listener = net.createServer((socket) => injector.injectConnection(new AuthorityRewritingConnection(socket)));
   // The socket is created by bind(2) with the process umask: create it 0600 from the start
   // instead of leaving a window where others could connect. Only startup runs meanwhile.
   const previous = process.umask(0o177);
-  return new Promise<void>((resolve, reject) => {
-    server.bindAsync(unixTarget(path), grpc.ServerCredentials.createInsecure(), (err) => {
+  return new Promise<net.Server>((resolve, reject) => {
+    listener.once('error', (err) => {
       process.umask(previous);
-      if (err) reject(unavailable(`address ${path}: cannot listen: ${messageOf(err)}`, err));
-      else resolve();
+      reject(unavailable(`address ${path}: cannot listen: ${messageOf(err)}`, err));
+    });
+    listener.listen(path, () => {
+      process.umask(previous);
+      resolve(listener);
     });
   });
 }
@@ -64,6 +75,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
   const graceMs = opts.shutdownGraceMs ?? 10_000;
   const undo: Undo[] = [];
   let server: grpc.Server | undefined;
+  let listener: net.Server | undefined;
   let db: MetadataDB | undefined;
   let inode: number | undefined;
 
@@ -92,7 +104,9 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
         db = undefined;
       });
 
-      const runtime = await buildRuntimeDeps(config, openDb, logger);
+      const built = await buildRuntimeDeps(config, openDb, logger);
+      undo.push(() => built.close());
+      const runtime = built.deps;
       const svc = new CriService({
         config,
         logger,
@@ -107,7 +121,9 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
         server = undefined;
       });
 
-      await bind(grpcServer, config.address);
+      const bound = await bind(grpcServer, config.address);
+      listener = bound;
+      undo.push(() => new Promise<void>((resolve) => bound.close(() => resolve())));
       chmodSync(config.address, 0o600);
       inode = socketInode(config.address);
       undo.push(() => removeSocketIfOurs(config.address, inode));
@@ -120,6 +136,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
 
   async function stop(): Promise<void> {
     if (server) {
+      listener?.close(); // stop accepting; the undo step below waits for the close
       await shutdown(server, graceMs, logger);
     }
     // The server is already down: its own undo step (forceShutdown) is then a no-op.

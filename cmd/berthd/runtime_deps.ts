@@ -18,9 +18,20 @@ import { NameIndex } from '../../internal/cri/store/name_index';
 import { KeyedMutex } from '../../internal/cri/store/keyed_mutex';
 import { hostFromSystem } from '../../internal/cri/opts/host_access';
 import type { RuntimeDeps } from '../../internal/cri/server/service';
+import { EventBus } from '../../internal/events/bus';
+import { EventsServer } from '../../internal/events/server';
+import { RuntimeV2 } from '../../internal/runtime/v2/runtime';
+import { ShimTaskService } from '../../internal/cri/tasks/shim_tasks';
+import { messageOf } from '../../internal/errdefs/errors';
 
 export interface RuntimeDepsOptions {
   hooks?: Hooks;
+}
+
+export interface BuiltRuntime {
+  deps: RuntimeDeps;
+  /** Disconnects from shims (their containers keep running) and stops the events server. */
+  close(): Promise<void>;
 }
 
 export async function buildRuntimeDeps(
@@ -28,7 +39,7 @@ export async function buildRuntimeDeps(
   db: MetadataDB,
   logger: Logger,
   opts: RuntimeDepsOptions = {},
-): Promise<RuntimeDeps> {
+): Promise<BuiltRuntime> {
   const content = new LocalContentStore(config.root);
   const swept = await content.sweepIngests();
   if (swept > 0) logger.info('removed stale content ingests', { count: swept });
@@ -63,7 +74,20 @@ export async function buildRuntimeDeps(
   for (const s of sandboxes.load()) sandboxNames.reserve(s.name, s.id);
   for (const c of containers.load()) containerNames.reserve(c.name, c.id);
 
-  return {
+  // Shims publish task events to TTRPC_ADDRESS, containerd's convention: "<address>.ttrpc".
+  const bus = new EventBus(logger.with({ component: 'events' }));
+  const eventsServer = new EventsServer(bus, logger.with({ component: 'events' }));
+  await eventsServer.listen(`${config.address}.ttrpc`);
+  const runtimeV2 = new RuntimeV2({
+    stateDir: config.state,
+    address: config.address,
+    ttrpcAddress: eventsServer.listenAddress,
+    events: bus,
+    logger: logger.with({ component: 'runtime-v2' }),
+  });
+  const tasks = new ShimTaskService(runtimeV2, logger.with({ component: 'tasks' }));
+
+  const deps: RuntimeDeps = {
     db,
     content,
     images,
@@ -77,5 +101,14 @@ export async function buildRuntimeDeps(
     events: new EventBroadcaster(),
     hooks: opts.hooks ?? noopHooks,
     host: hostFromSystem(),
+    tasks,
+    taskEvents: bus,
+  };
+  return {
+    deps,
+    close: async () => {
+      await tasks.close().catch((err: unknown) => logger.error('closing shim connections', { error: messageOf(err) }));
+      await eventsServer.close().catch((err: unknown) => logger.error('closing events server', { error: messageOf(err) }));
+    },
   };
 }

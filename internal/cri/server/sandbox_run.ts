@@ -154,6 +154,7 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
       });
       cleanup.push('delete pause task', async () => {
         await task.kill(9, true).catch(() => undefined);
+        await task.exited.catch(() => undefined);
         await task.delete();
       });
       crashPoint('sandbox_run:after_task_create');

@@ -16,6 +16,7 @@ import type { NameIndex } from '../store/name_index';
 import type { KeyedMutex } from '../store/keyed_mutex';
 import type { SpecHost } from '../opts/types';
 import type { TaskService } from '../tasks/types';
+import type { EventBus } from '../../events/bus';
 
 export interface CriDeps {
   config: BerthConfig;
@@ -48,6 +49,8 @@ export interface RuntimeDeps {
   hooks: Hooks;
   host: SpecHost;
   tasks: TaskService;
+  /** Task events from shims (TaskOOM, TaskExit, ...). */
+  taskEvents: EventBus;
 }
 
 export class CriService {

@@ -1,0 +1,47 @@
+// RemovePodSandbox: stops the pod if needed, removes its containers, the pause task, snapshot,
+// directories and record, and frees its name. Removing a pod that is already gone succeeds.
+import { rmSync } from 'node:fs';
+import type { RemovePodSandboxRequest__Output } from '../../api/gen/runtime/v1/RemovePodSandboxRequest';
+import type { RemovePodSandboxResponse } from '../../api/gen/runtime/v1/RemovePodSandboxResponse';
+import { isNotFound } from '../../errdefs/errors';
+import { nowNanos } from '../store/time';
+import { removeContainer } from './container_remove';
+import { hookSandbox } from './hook_views';
+import { stopSandbox } from './sandbox_stop';
+import type { CriService } from './service';
+
+export async function removePodSandbox(
+  svc: CriService,
+  req: RemovePodSandboxRequest__Output,
+): Promise<RemovePodSandboxResponse> {
+  const rt = svc.rt;
+  let sandbox;
+  try {
+    sandbox = rt.sandboxes.get(req.pod_sandbox_id);
+  } catch (err) {
+    if (isNotFound(err)) return {};
+    throw err;
+  }
+  // Stopping is idempotent and makes sure nothing of the pod still runs or holds the network.
+  await stopSandbox(svc, sandbox);
+
+  for (const c of rt.containers.listBySandbox(sandbox.id)) {
+    await removeContainer(svc, { container_id: c.id });
+  }
+
+  await rt.locks.run(sandbox.id, async () => {
+    sandbox.removing = true;
+    await rt.tasks.get(sandbox.id)?.delete();
+    await rt.snapshotter.remove(sandbox.metadata.snapshotKey).catch((err: unknown) => {
+      if (!isNotFound(err)) throw err;
+    });
+    rmSync(sandbox.metadata.stateDir, { recursive: true, force: true });
+    rmSync(sandbox.metadata.rootDir, { recursive: true, force: true });
+    rt.sandboxes.delete(sandbox.id);
+    rt.sandboxNames.releaseByKey(sandbox.id);
+    rt.events.publish({ containerId: sandbox.id, sandboxId: sandbox.id, type: 'CONTAINER_DELETED_EVENT', createdAt: nowNanos() });
+    await rt.hooks.removePodSandbox?.(hookSandbox(sandbox));
+    svc.logger.info('pod sandbox removed', { podSandboxId: sandbox.id });
+  });
+  return {};
+}

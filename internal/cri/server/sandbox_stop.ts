@@ -1,0 +1,57 @@
+// StopPodSandbox: stop every container of the pod, kill the pause task, unmount /dev/shm, tear
+// the pod network down and remove its namespace. Idempotent: each part checks what is left, so a
+// retry (or a call after a crash halfway) finishes the job.
+import { existsSync } from 'node:fs';
+import type { StopPodSandboxRequest__Output } from '../../api/gen/runtime/v1/StopPodSandboxRequest';
+import type { StopPodSandboxResponse } from '../../api/gen/runtime/v1/StopPodSandboxResponse';
+import { NetNS } from '../../netns/netns';
+import { sandboxPaths, unmountSandboxShm } from '../sandbox_files';
+import type { Sandbox } from '../store/sandbox';
+import { nowNanos } from '../store/time';
+import { containerState } from '../store/container';
+import { stopContainer } from './container_stop';
+import { hookSandbox } from './hook_views';
+import { podNetworkRequest } from './sandbox_run';
+import type { CriService } from './service';
+import { recordSandboxExit } from './task_monitor';
+
+const SIGKILL = 9;
+
+export async function stopPodSandbox(svc: CriService, req: StopPodSandboxRequest__Output): Promise<StopPodSandboxResponse> {
+  const sandbox = svc.rt.sandboxes.get(req.pod_sandbox_id);
+  await stopSandbox(svc, sandbox);
+  return {};
+}
+
+export async function stopSandbox(svc: CriService, sandbox: Sandbox): Promise<void> {
+  const rt = svc.rt;
+  const log = svc.logger.with({ podSandboxId: sandbox.id });
+  // Containers first (containerd stops them with no grace period: kubelet already gave each one its own).
+  for (const c of rt.containers.listBySandbox(sandbox.id)) {
+    if (containerState(c.status) === 'CONTAINER_RUNNING') {
+      await stopContainer(svc, { container_id: c.id, timeout: '0' });
+    }
+  }
+
+  await rt.locks.run(sandbox.id, async () => {
+    const task = rt.tasks.get(sandbox.id);
+    if (task) {
+      await task.kill(SIGKILL, true).catch((err: unknown) => log.debug('kill pause', { error: err }));
+      const exit = await task.exited;
+      recordSandboxExit(svc, sandbox.id, exit);
+      await task.delete();
+    } else if (sandbox.status.state !== 'notready') {
+      rt.sandboxes.updateStatus(sandbox.id, (s) => ({ ...s, state: 'notready', exitedAt: s.exitedAt === '0' ? nowNanos() : s.exitedAt }));
+    }
+
+    unmountSandboxShm(sandboxPaths(sandbox.metadata.stateDir).shmPath);
+
+    const { netnsPath, config } = sandbox.metadata;
+    if (netnsPath !== '') {
+      await rt.cni.teardownPodNetwork(podNetworkRequest(sandbox.id, netnsPath, config));
+      if (existsSync(netnsPath)) NetNS.load(netnsPath).remove();
+    }
+    await rt.hooks.stopPodSandbox?.(hookSandbox(sandbox));
+    log.info('pod sandbox stopped');
+  });
+}

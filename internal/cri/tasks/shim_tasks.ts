@@ -1,0 +1,171 @@
+// TaskService over Runtime v2 (internal/runtime/v2): containers' processes run by the pod's shim.
+// Wait is subscribed right after Create, before Start (seed 000), so no exit is ever missed.
+import { randomBytes } from 'node:crypto';
+import type { Options } from '../../api/gen/containerd/runc/v1/Options';
+import { deadlineExceeded, failedPrecondition, isNotFound, messageOf } from '../../errdefs/errors';
+import type { Logger } from '../../log/logger';
+import type { Mount } from '../../mount/types';
+import type { ExecProcess as ShimExec, ExitStatus, Task } from '../../runtime/v2/task';
+import type { RuntimeV2 } from '../../runtime/v2/runtime';
+import { CRI_NAMESPACE, type ResolvedRuntime } from '../runtime_handler';
+import type { CriTask, ExecProcess, NewTask, TaskExit, TaskService } from './types';
+
+const SIGKILL = 9;
+
+function runcOptions(runtime: ResolvedRuntime): Options | undefined {
+  const o = runtime.config.options;
+  if (o.BinaryName === undefined && o.Root === undefined && o.SystemdCgroup === undefined) return undefined;
+  return { binary_name: o.BinaryName ?? '', root: o.Root ?? '', systemd_cgroup: o.SystemdCgroup ?? false };
+}
+
+const toExit = (s: ExitStatus): TaskExit => ({ exitStatus: s.exitStatus, exitedAt: s.exitedAt });
+
+class ShimTask implements CriTask {
+  readonly exited: Promise<TaskExit>;
+  private readonly execs = new Map<string, ShimExec>();
+  private deleted = false;
+
+  constructor(
+    private readonly task: Task,
+    private readonly onDeleted: () => void,
+    private readonly log: Logger,
+  ) {
+    this.exited = task.wait().then(toExit);
+    // Nobody may be listening yet (a task deleted before it ran): never an unhandled rejection.
+    this.exited.catch((err: unknown) => log.debug('wait ended with an error', { error: messageOf(err) }));
+  }
+
+  get id(): string {
+    return this.task.id;
+  }
+
+  get pid(): number {
+    return this.task.pid;
+  }
+
+  start(): Promise<number> {
+    return this.task.start();
+  }
+
+  kill(signal: number, all = false): Promise<void> {
+    return this.task.kill(signal, { all });
+  }
+
+  async delete(): Promise<void> {
+    if (this.deleted) return;
+    try {
+      await this.task.delete();
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    this.deleted = true;
+    this.onDeleted();
+  }
+
+  async exec(proc: ExecProcess, opts: { onStarted?: () => void; timeoutMs?: number }): Promise<TaskExit> {
+    if (this.execs.has(proc.execId)) throw failedPrecondition(`exec ${proc.execId} already exists in ${this.id}`);
+    const shimExec = await this.task.exec(proc.execId, proc.process, proc.stdio);
+    this.execs.set(proc.execId, shimExec);
+    try {
+      const exited = shimExec.wait();
+      exited.catch(() => undefined);
+      await shimExec.start();
+      opts.onStarted?.();
+      if (opts.timeoutMs === undefined || opts.timeoutMs <= 0) return toExit(await exited);
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), opts.timeoutMs)));
+      const first = await Promise.race([exited, timedOut]);
+      clearTimeout(timer);
+      if (first !== 'timeout') return toExit(first);
+      await shimExec.kill(SIGKILL).catch(() => undefined);
+      await exited.catch(() => undefined);
+      throw deadlineExceeded(`timeout ${opts.timeoutMs}ms exceeded running ${JSON.stringify(proc.process.args ?? [])} in ${this.id}`);
+    } finally {
+      this.execs.delete(proc.execId);
+      await shimExec.delete().catch((err: unknown) => this.log.debug('exec delete', { execId: proc.execId, error: messageOf(err) }));
+    }
+  }
+
+  private execOf(execId: string): ShimExec {
+    const e = this.execs.get(execId);
+    if (!e) throw failedPrecondition(`exec ${execId} is not running in ${this.id}`);
+    return e;
+  }
+
+  killExec(execId: string, signal: number): Promise<void> {
+    return this.execOf(execId).kill(signal);
+  }
+
+  resizePty(execId: string, width: number, height: number): Promise<void> {
+    return execId === '' ? this.task.resizePty(width, height) : this.execOf(execId).resizePty(width, height);
+  }
+
+  closeStdin(execId: string): Promise<void> {
+    return execId === '' ? this.task.closeIO() : this.execOf(execId).closeIO();
+  }
+
+  update(resources: unknown): Promise<void> {
+    return this.task.update(resources as object);
+  }
+}
+
+export class ShimTaskService implements TaskService {
+  private readonly tasks = new Map<string, ShimTask>();
+
+  constructor(
+    private readonly runtime: RuntimeV2,
+    private readonly log: Logger,
+  ) {}
+
+  async create(t: NewTask): Promise<CriTask> {
+    const task = await this.runtime.createTask({
+      id: t.id,
+      namespace: CRI_NAMESPACE,
+      spec: t.spec,
+      rootfs: t.rootfs.map((m: Mount) => ({ type: m.type, source: m.source, target: m.target ?? '', options: m.options })),
+      stdio: t.stdio,
+      runtimeName: t.runtime.config.runtime_type,
+      runcOptions: runcOptions(t.runtime),
+    });
+    return this.track(task);
+  }
+
+  get(id: string): CriTask | undefined {
+    return this.tasks.get(id);
+  }
+
+  async reconnect(id: string, _sandboxId: string, runtime: ResolvedRuntime): Promise<CriTask | undefined> {
+    const existing = this.tasks.get(id);
+    if (existing) return existing;
+    try {
+      const task = await this.runtime.loadTask({ namespace: CRI_NAMESPACE, id, runtimeName: runtime.config.runtime_type });
+      return this.track(task);
+    } catch (err) {
+      if (isNotFound(err)) return undefined; // no bundle: nothing ever ran or it was deleted
+      throw err;
+    }
+  }
+
+  async cleanupDead(id: string, runtime: ResolvedRuntime): Promise<void> {
+    const task = await this.reconnect(id, id, runtime);
+    if (!task) return;
+    await task.kill(SIGKILL, true).catch(() => undefined);
+    await task.exited.catch(() => undefined);
+    await task.delete();
+  }
+
+  close(): Promise<void> {
+    return this.runtime.close();
+  }
+
+  /** A name for an exec process, unique within its task. */
+  static execId(): string {
+    return randomBytes(16).toString('hex');
+  }
+
+  private track(task: Task): ShimTask {
+    const handle = new ShimTask(task, () => this.tasks.delete(task.id), this.log.with({ taskId: task.id }));
+    this.tasks.set(task.id, handle);
+    return handle;
+  }
+}

@@ -1,0 +1,218 @@
+// Go gRPC clients of the crictl 1.26 / critest / older kubelet generation dial a unix socket with
+// its path as the HTTP/2 :authority ("/run/berth/berth.sock"). nghttp2, under Node's http2 and so
+// grpc-js, refuses such an authority with RST_STREAM PROTOCOL_ERROR, while Go's server accepts it.
+// This stream sits between the accepted socket and grpc-js: it re-encodes every client header
+// block with a valid authority ("localhost", what newer clients send). Server-to-client bytes pass
+// untouched.
+//
+// HPACK state: the client's encoder indexes into a dynamic table the server's decoder mirrors. We
+// decode each block with our own mirror of the client's table and re-encode it with literals that
+// never touch the server's table, so both sides stay consistent whatever the client does.
+import hpack from 'hpack.js';
+import { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
+
+const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+const FRAME_HEADER = 9;
+const TYPE_HEADERS = 0x1;
+const TYPE_CONTINUATION = 0x9;
+const FLAG_END_STREAM = 0x1;
+const FLAG_END_HEADERS = 0x4;
+const FLAG_PADDED = 0x8;
+const FLAG_PRIORITY = 0x20;
+// nghttp2's defaults, which grpc-js does not change: the table the client may use, the frame size we may send.
+const HEADER_TABLE_SIZE = 4096;
+const MAX_FRAME_SIZE = 16384;
+
+/** An authority nghttp2 accepts: host[:port] characters only. */
+export function isAcceptableAuthority(value: string): boolean {
+  return /^[A-Za-z0-9\-._~%!$&'()*+,;=:@[\]]*$/.test(value) && !value.includes('/');
+}
+
+function encodeInt(value: number, prefixBits: number, firstByte: number): number[] {
+  const max = (1 << prefixBits) - 1;
+  if (value < max) return [firstByte | value];
+  const out = [firstByte | max];
+  value -= max;
+  while (value >= 128) {
+    out.push((value % 128) + 128);
+    value = Math.floor(value / 128);
+  }
+  out.push(value);
+  return out;
+}
+
+function encodeString(s: string): Buffer {
+  const bytes = Buffer.from(s, 'latin1');
+  return Buffer.concat([Buffer.from(encodeInt(bytes.length, 7, 0)), bytes]);
+}
+
+/** Literal header fields without indexing (or never-indexed), new names: no dynamic table use. */
+export function encodeLiteralBlock(headers: readonly { name: string; value: string; neverIndex?: boolean }[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const h of headers) {
+    parts.push(Buffer.from([h.neverIndex ? 0x10 : 0x00]), encodeString(h.name), encodeString(h.value));
+  }
+  return Buffer.concat(parts);
+}
+
+function frame(type: number, flags: number, streamId: number, payload: Buffer): Buffer {
+  const head = Buffer.alloc(FRAME_HEADER);
+  head.writeUIntBE(payload.length, 0, 3);
+  head[3] = type;
+  head[4] = flags;
+  head.writeUInt32BE(streamId & 0x7fffffff, 5);
+  return Buffer.concat([head, payload]);
+}
+
+/** Rewrites the client-to-server byte stream of one HTTP/2 connection. */
+export class ClientStreamRewriter {
+  private buffered: Buffer = Buffer.alloc(0);
+  private prefaceSeen = false;
+  private readonly decoder = hpack.decompressor.create({ table: { size: HEADER_TABLE_SIZE } });
+  private pending: { streamId: number; flags: number; priority: Buffer; fragments: Buffer[] } | undefined;
+  private passthrough = false;
+
+  /** Feeds bytes from the client; returns the bytes to hand to the server. */
+  push(chunk: Buffer): Buffer[] {
+    if (this.passthrough) return [chunk];
+    this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
+    const out: Buffer[] = [];
+    if (!this.prefaceSeen) {
+      if (this.buffered.length < PREFACE.length) return out;
+      if (!this.buffered.subarray(0, PREFACE.length).equals(PREFACE)) {
+        // Not HTTP/2 with prior knowledge: let the server answer it.
+        this.passthrough = true;
+        out.push(this.buffered);
+        this.buffered = Buffer.alloc(0);
+        return out;
+      }
+      out.push(this.buffered.subarray(0, PREFACE.length));
+      this.buffered = this.buffered.subarray(PREFACE.length);
+      this.prefaceSeen = true;
+    }
+    while (this.buffered.length >= FRAME_HEADER) {
+      const length = this.buffered.readUIntBE(0, 3);
+      if (this.buffered.length < FRAME_HEADER + length) break;
+      const raw = this.buffered.subarray(0, FRAME_HEADER + length);
+      this.buffered = this.buffered.subarray(FRAME_HEADER + length);
+      const type = raw[3];
+      if (type === TYPE_HEADERS || (type === TYPE_CONTINUATION && this.pending)) {
+        const rewritten = this.onHeaderFrame(raw);
+        if (rewritten) out.push(rewritten);
+      } else {
+        out.push(raw);
+      }
+    }
+    return out;
+  }
+
+  private onHeaderFrame(raw: Buffer): Buffer | undefined {
+    const type = raw[3];
+    const flags = raw[4];
+    const streamId = raw.readUInt32BE(5) & 0x7fffffff;
+    let payload = raw.subarray(FRAME_HEADER);
+    if (type === TYPE_HEADERS) {
+      let priority = Buffer.alloc(0);
+      if (flags & FLAG_PADDED) {
+        const padLength = payload[0];
+        payload = payload.subarray(1, payload.length - padLength);
+      }
+      if (flags & FLAG_PRIORITY) {
+        priority = Buffer.from(payload.subarray(0, 5));
+        payload = payload.subarray(5);
+      }
+      this.pending = { streamId, flags, priority, fragments: [Buffer.from(payload)] };
+    } else {
+      this.pending!.fragments.push(Buffer.from(payload));
+    }
+    if (!(flags & FLAG_END_HEADERS)) return undefined;
+    const block = this.pending!;
+    this.pending = undefined;
+    return this.reencode(block);
+  }
+
+  private reencode(block: { streamId: number; flags: number; priority: Buffer; fragments: Buffer[] }): Buffer {
+    this.decoder.write(Buffer.concat(block.fragments));
+    let failure: Error | undefined;
+    this.decoder.execute((err) => (failure = err ?? undefined));
+    const headers: { name: string; value: string; neverIndex: boolean }[] = [];
+    for (let h = this.decoder.read(); h !== null; h = this.decoder.read()) headers.push(h);
+    if (failure) throw failure;
+    for (const h of headers) {
+      if (h.name === ':authority' && !isAcceptableAuthority(h.value)) h.value = 'localhost';
+    }
+    const encoded = Buffer.concat([block.priority, encodeLiteralBlock(headers)]);
+    const flagsOut = (block.flags & (FLAG_END_STREAM | FLAG_PRIORITY)) | FLAG_END_HEADERS;
+    if (encoded.length <= MAX_FRAME_SIZE) return frame(TYPE_HEADERS, flagsOut, block.streamId, encoded);
+    // Too large for one frame: HEADERS without END_HEADERS, then CONTINUATIONs.
+    const frames: Buffer[] = [];
+    for (let off = 0; off < encoded.length; off += MAX_FRAME_SIZE) {
+      const part = encoded.subarray(off, off + MAX_FRAME_SIZE);
+      const last = off + MAX_FRAME_SIZE >= encoded.length;
+      const first = off === 0;
+      const type = first ? TYPE_HEADERS : TYPE_CONTINUATION;
+      const f = (first ? flagsOut & ~FLAG_END_HEADERS : 0) | (last ? FLAG_END_HEADERS : 0);
+      frames.push(frame(type, f, block.streamId, part));
+    }
+    return Buffer.concat(frames);
+  }
+}
+
+/** The accepted socket as grpc-js sees it: client bytes rewritten, server bytes as they are. */
+export class AuthorityRewritingConnection extends Duplex {
+  private readonly rewriter = new ClientStreamRewriter();
+
+  constructor(private readonly socket: Socket) {
+    super({ allowHalfOpen: false });
+    socket.on('data', (chunk: Buffer) => {
+      let parts: Buffer[];
+      try {
+        parts = this.rewriter.push(chunk);
+      } catch (err) {
+        this.destroy(err as Error);
+        return;
+      }
+      for (const part of parts) {
+        if (!this.push(part)) socket.pause();
+      }
+    });
+    socket.on('end', () => this.push(null));
+    socket.on('error', (err) => this.destroy(err));
+    socket.on('close', () => this.destroy());
+  }
+
+  override _read(): void {
+    this.socket.resume();
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    this.socket.write(chunk, cb);
+  }
+
+  override _final(cb: (err?: Error | null) => void): void {
+    this.socket.end(cb);
+  }
+
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    this.socket.destroy(err ?? undefined);
+    cb(err);
+  }
+
+  // grpc-js reads these off the connection for logging and channelz.
+  get remoteAddress(): string | undefined {
+    return this.socket.remoteAddress;
+  }
+  get localAddress(): string | undefined {
+    return this.socket.localAddress;
+  }
+  setNoDelay(): this {
+    return this;
+  }
+  setKeepAlive(): this {
+    return this;
+  }
+  setTimeout(): this {
+    return this;
+  }
+}
