@@ -1,0 +1,95 @@
+// Go clients of the crictl 1.26 generation send the socket path as :authority. A raw HTTP/2 client
+// does the same here, against a real berthd: the call must succeed, and HPACK state must survive
+// many calls on one connection (the client indexes headers into its dynamic table).
+import * as http2 from 'node:http2';
+import * as net from 'node:net';
+import { startBerthd, type RunningBerthd } from '../../harness/daemon';
+import { ClientStreamRewriter, encodeLiteralBlock, isAcceptableAuthority } from '../../../internal/h2/authority_rewrite';
+
+function grpcFrame(message: Buffer): Buffer {
+  const head = Buffer.alloc(5);
+  head.writeUInt32BE(message.length, 1);
+  return Buffer.concat([head, message]);
+}
+
+function callVersion(session: http2.ClientHttp2Session, authority: string): Promise<{ status: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = session.request({
+      ':method': 'POST',
+      ':path': '/runtime.v1.RuntimeService/Version',
+      ':authority': authority,
+      'content-type': 'application/grpc',
+      te: 'trailers',
+    });
+    const chunks: Buffer[] = [];
+    let status: string | undefined;
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('trailers', (t) => (status = String(t['grpc-status'])));
+    req.on('error', reject);
+    req.on('end', () => resolve({ status, body: Buffer.concat(chunks) }));
+    req.end(grpcFrame(Buffer.alloc(0)));
+  });
+}
+
+describe(':authority rewriting', () => {
+  let berthd: RunningBerthd;
+  beforeAll(async () => {
+    berthd = await startBerthd({});
+  });
+  afterAll(async () => {
+    await berthd?.stop();
+  });
+
+  it('answers a client that sends the socket path as authority, many times on one connection', async () => {
+    const session = http2.connect('http://localhost', { createConnection: () => net.connect(berthd.socket) });
+    try {
+      for (let i = 0; i < 20; i++) {
+        const { status, body } = await callVersion(session, berthd.socket);
+        expect(status).toBe('0');
+        expect(body.toString('latin1')).toContain('berth');
+      }
+    } finally {
+      session.close();
+    }
+  });
+});
+
+describe('ClientStreamRewriter', () => {
+  it('accepts host-like authorities and refuses paths', () => {
+    expect(isAcceptableAuthority('localhost')).toBe(true);
+    expect(isAcceptableAuthority('127.0.0.1:8080')).toBe(true);
+    expect(isAcceptableAuthority('/run/berth/berth.sock')).toBe(false);
+  });
+
+  it('passes non-HTTP/2 bytes through untouched', () => {
+    const r = new ClientStreamRewriter();
+    const junk = Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(Buffer.concat(r.push(junk))).toEqual(junk);
+  });
+
+  it('re-encodes a header block split over HEADERS and CONTINUATION', () => {
+    const r = new ClientStreamRewriter();
+    const block = encodeLiteralBlock([
+      { name: ':method', value: 'POST' },
+      { name: ':authority', value: '/x.sock' },
+    ]);
+    const frame = (type: number, flags: number, payload: Buffer) => {
+      const h = Buffer.alloc(9);
+      h.writeUIntBE(payload.length, 0, 3);
+      h[3] = type;
+      h[4] = flags;
+      h.writeUInt32BE(1, 5);
+      return Buffer.concat([h, payload]);
+    };
+    const preface = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+    const input = Buffer.concat([preface, frame(1, 0, block.subarray(0, 5)), frame(9, 4, block.subarray(5))]);
+    // Feed byte by byte: frames straddle chunks.
+    const out = Buffer.concat([...input].flatMap((b) => r.push(Buffer.from([b]))));
+    expect(out.subarray(0, preface.length)).toEqual(preface);
+    const headers = out.subarray(preface.length);
+    expect(headers[3]).toBe(1);
+    expect(headers[4] & 4).toBe(4);
+    expect(headers.subarray(9).toString('latin1')).toContain('localhost');
+    expect(headers.subarray(9).toString('latin1')).not.toContain('/x.sock');
+  });
+});
