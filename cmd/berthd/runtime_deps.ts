@@ -85,7 +85,7 @@ export async function buildRuntimeDeps(
     events: bus,
     logger: logger.with({ component: 'runtime-v2' }),
   });
-  const tasks = new ShimTaskService(runtimeV2, logger.with({ component: 'tasks' }));
+  const tasks = new ShimTaskService(runtimeV2, config.state, logger.with({ component: 'tasks' }));
 
   const deps: RuntimeDeps = {
     db,

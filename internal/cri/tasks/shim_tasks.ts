@@ -7,6 +7,7 @@ import type { Logger } from '../../log/logger';
 import type { Mount } from '../../mount/types';
 import type { ExecProcess as ShimExec, ExitStatus, Task } from '../../runtime/v2/task';
 import type { RuntimeV2 } from '../../runtime/v2/runtime';
+import { Bundle } from '../../runtime/v2/bundle';
 import { CRI_NAMESPACE, type ResolvedRuntime } from '../runtime_handler';
 import type { CriTask, ExecProcess, NewTask, TaskExit, TaskService } from './types';
 
@@ -114,8 +115,16 @@ export class ShimTaskService implements TaskService {
 
   constructor(
     private readonly runtime: RuntimeV2,
+    /** berth's state dir: bundles live under it. */
+    private readonly stateDir: string,
     private readonly log: Logger,
   ) {}
+
+  bundlesOnDisk(): string[] {
+    return Bundle.list(this.stateDir)
+      .filter((b) => b.namespace === CRI_NAMESPACE)
+      .map((b) => b.id);
+  }
 
   async create(t: NewTask): Promise<CriTask> {
     const task = await this.runtime.createTask({

@@ -52,6 +52,8 @@ export interface TaskService {
   get(id: string): CriTask | undefined;
   /** After a restart: reconnects to the task's shim; undefined when shim or task are gone (cleaned up). */
   reconnect(id: string, sandboxId: string, runtime: ResolvedRuntime): Promise<CriTask | undefined>;
+  /** IDs of the task bundles on disk (berth's namespace), live or not. */
+  bundlesOnDisk(): string[];
   /** Cleans a task's leftovers when its shim is gone (shim `delete`), by ID. */
   cleanupDead(id: string, runtime: ResolvedRuntime): Promise<void>;
   close(): Promise<void>;

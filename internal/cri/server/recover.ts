@@ -1,0 +1,195 @@
+// Recovery at start (containerd's recover.go): berthd may have been killed at any instant. Reload
+// the stores (done by the wiring), reconnect every task to its shim in parallel, learn exits that
+// happened meanwhile, finish or undo half-done work, and sweep whatever no record owns.
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { isNotFound, messageOf } from '../../errdefs/errors';
+import { NetNS, sweepOrphanNetns } from '../../netns/netns';
+import type { Container } from '../store/container';
+import { containerState } from '../store/container';
+import type { Sandbox } from '../store/sandbox';
+import { isSet, nowNanos } from '../store/time';
+import { resolveRuntimeHandler, type ResolvedRuntime } from '../runtime_handler';
+import { sandboxPaths, unmountSandboxShm } from '../sandbox_files';
+import { netnsDir, podNetworkRequest, sandboxDirs } from './sandbox_run';
+import type { CriService } from './service';
+import { monitorContainerExit, monitorSandboxExit } from './task_monitor';
+
+export interface RecoveryReport {
+  sandboxes: number;
+  containers: number;
+  undoneSandboxes: string[];
+  lostContainers: string[];
+  swept: string[];
+}
+
+/** Reattaches a running container's output to its log (provided by the container IO layer). */
+export type ReattachIO = (svc: CriService, container: Container) => void;
+
+function runtimeOf(svc: CriService, handler: string): ResolvedRuntime {
+  try {
+    return resolveRuntimeHandler(svc.config, handler);
+  } catch {
+    // The handler was removed from the config since: the default runtime still knows how to clean up.
+    return resolveRuntimeHandler(svc.config, '');
+  }
+}
+
+async function ignoreNotFound(p: Promise<unknown>): Promise<void> {
+  try {
+    await p;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}
+
+/** Undoes a RunPodSandbox that never reached Ready (its record was persisted as intent). */
+async function undoSandbox(svc: CriService, sandbox: Sandbox): Promise<void> {
+  const rt = svc.rt;
+  const m = sandbox.metadata;
+  await rt.tasks.cleanupDead(sandbox.id, runtimeOf(svc, m.runtimeHandler));
+  unmountSandboxShm(sandboxPaths(m.stateDir).shmPath);
+  if (m.netnsPath !== '') {
+    await rt.cni.teardownPodNetwork(podNetworkRequest(sandbox.id, m.netnsPath, m.config));
+    if (existsSync(m.netnsPath)) NetNS.load(m.netnsPath).remove();
+  }
+  await ignoreNotFound(rt.snapshotter.remove(m.snapshotKey));
+  rmSync(m.stateDir, { recursive: true, force: true });
+  rmSync(m.rootDir, { recursive: true, force: true });
+  rt.sandboxes.delete(sandbox.id);
+  rt.sandboxNames.releaseByKey(sandbox.id);
+}
+
+async function recoverSandbox(svc: CriService, sandbox: Sandbox, report: RecoveryReport): Promise<void> {
+  if (sandbox.status.state === 'unknown') {
+    await undoSandbox(svc, sandbox);
+    report.undoneSandboxes.push(sandbox.id);
+    return;
+  }
+  const task = await svc.rt.tasks.reconnect(sandbox.id, sandbox.id, runtimeOf(svc, sandbox.metadata.runtimeHandler));
+  if (task) {
+    // A pause that died while we were down resolves `exited` at once: the monitor records it.
+    monitorSandboxExit(svc, sandbox.id, task);
+  } else if (sandbox.status.state === 'ready') {
+    svc.rt.sandboxes.updateStatus(sandbox.id, (s) => ({ ...s, state: 'notready', exitStatus: 255, exitedAt: nowNanos() }));
+  }
+}
+
+async function removeContainerLeftovers(svc: CriService, c: Container): Promise<void> {
+  const rt = svc.rt;
+  await rt.tasks.cleanupDead(c.id, runtimeOf(svc, c.metadata.runtimeHandler));
+  await ignoreNotFound(rt.snapshotter.remove(c.metadata.snapshotKey));
+  rmSync(c.metadata.stateDir, { recursive: true, force: true });
+  rmSync(c.metadata.rootDir, { recursive: true, force: true });
+  rt.containers.delete(c.id);
+  rt.containerNames.releaseByKey(c.id);
+}
+
+async function recoverContainer(svc: CriService, c: Container, report: RecoveryReport, reattach: ReattachIO): Promise<void> {
+  const rt = svc.rt;
+  if (!rt.sandboxes.tryGet(c.metadata.sandboxId)) {
+    // Its pod was removed (or undone) but the container record outlived it.
+    await removeContainerLeftovers(svc, c);
+    return;
+  }
+  const runtime = runtimeOf(svc, c.metadata.runtimeHandler);
+  const state = containerState(c.status);
+  if (state === 'CONTAINER_RUNNING') {
+    const task = await rt.tasks.reconnect(c.id, c.metadata.sandboxId, runtime);
+    if (!task) {
+      rt.containers.updateStatus(c.id, (s) => ({
+        ...s,
+        pid: 0,
+        finishedAt: nowNanos(),
+        exitCode: 255,
+        reason: 'Unknown',
+        message: 'the container task was gone when berthd restarted',
+      }));
+      report.lostContainers.push(c.id);
+      return;
+    }
+    reattach(svc, c);
+    monitorContainerExit(svc, c.id, task);
+    return;
+  }
+  if (state === 'CONTAINER_CREATED' && rt.tasks.bundlesOnDisk().includes(c.id)) {
+    // StartContainer was interrupted after the task was created: never leave a task nobody owns.
+    await rt.tasks.cleanupDead(c.id, runtime);
+    rt.containers.updateStatus(c.id, (s) => ({
+      ...s,
+      startedAt: isSet(s.startedAt) ? s.startedAt : nowNanos(),
+      finishedAt: nowNanos(),
+      exitCode: 128,
+      reason: 'StartError',
+      message: 'berthd stopped while starting the container',
+    }));
+    report.lostContainers.push(c.id);
+    return;
+  }
+  if (state === 'CONTAINER_EXITED' && rt.tasks.bundlesOnDisk().includes(c.id)) {
+    await rt.tasks.cleanupDead(c.id, runtime);
+  }
+}
+
+/** Removes what no record owns: task bundles, netns files, active snapshots, sandbox/container dirs. */
+async function sweep(svc: CriService, report: RecoveryReport): Promise<void> {
+  const rt = svc.rt;
+  const sandboxIds = new Set(rt.sandboxes.list().map((s) => s.id));
+  const containerIds = new Set(rt.containers.list().map((c) => c.id));
+  const owned = (id: string) => sandboxIds.has(id) || containerIds.has(id);
+
+  for (const id of rt.tasks.bundlesOnDisk()) {
+    if (owned(id)) continue;
+    await rt.tasks.cleanupDead(id, runtimeOf(svc, ''));
+    report.swept.push(`task ${id}`);
+  }
+
+  const liveNetns = new Set(rt.sandboxes.list().map((s) => s.metadata.netnsPath).filter((p) => p !== ''));
+  for (const p of sweepOrphanNetns(netnsDir(svc), liveNetns, svc.logger)) report.swept.push(`netns ${p}`);
+
+  const orphanSnapshots: string[] = [];
+  await rt.snapshotter.walk((info) => {
+    if (info.kind === 'active' && !owned(info.name) && !info.name.startsWith('extract-')) orphanSnapshots.push(info.name);
+  });
+  for (const key of orphanSnapshots) {
+    await ignoreNotFound(rt.snapshotter.remove(key));
+    report.swept.push(`snapshot ${key}`);
+  }
+
+  for (const kind of ['sandboxes', 'containers'] as const) {
+    const ids = kind === 'sandboxes' ? sandboxIds : containerIds;
+    for (const base of [svc.config.root, svc.config.state]) {
+      const dir = join(base, kind);
+      if (!existsSync(dir)) continue;
+      for (const name of readdirSync(dir)) {
+        if (ids.has(name)) continue;
+        if (kind === 'sandboxes') unmountSandboxShm(sandboxPaths(sandboxDirs(svc, name).stateDir).shmPath);
+        rmSync(join(dir, name), { recursive: true, force: true });
+        report.swept.push(`${kind} dir ${join(dir, name)}`);
+      }
+    }
+  }
+}
+
+export async function recover(svc: CriService, reattach: ReattachIO): Promise<RecoveryReport> {
+  const rt = svc.rt;
+  const report: RecoveryReport = {
+    sandboxes: rt.sandboxes.list().length,
+    containers: rt.containers.list().length,
+    undoneSandboxes: [],
+    lostContainers: [],
+    swept: [],
+  };
+  const settle = async (what: string, id: string, p: Promise<void>) => {
+    try {
+      await p;
+    } catch (err) {
+      svc.logger.error(`recovering ${what} failed`, { id, error: messageOf(err) });
+    }
+  };
+  await Promise.all(rt.sandboxes.list().map((s) => settle('sandbox', s.id, recoverSandbox(svc, s, report))));
+  await Promise.all(rt.containers.list().map((c) => settle('container', c.id, recoverContainer(svc, c, report, reattach))));
+  await sweep(svc, report);
+  svc.logger.info('recovered state', { ...report });
+  return report;
+}
