@@ -1,0 +1,52 @@
+// ListContainerStats with containerd's filter semantics: `id` and `pod_sandbox_id` may be unique
+// prefixes (resolved through the stores, exact match otherwise, so an unknown one matches nothing),
+// and every label_selector pair must match.
+import type { ContainerStatsFilter__Output } from '../../api/gen/runtime/v1/ContainerStatsFilter';
+import type { ListContainerStatsRequest__Output } from '../../api/gen/runtime/v1/ListContainerStatsRequest';
+import type { ListContainerStatsResponse } from '../../api/gen/runtime/v1/ListContainerStatsResponse';
+import type { Container } from '../store/container';
+import { collectContainerStats, statsCollector } from './container_stats';
+import { matchesLabels } from './filters';
+import type { CriService } from './service';
+
+/** An ID or unique prefix as the store resolves it; the text itself when it resolves to nothing. */
+export function resolveId(get: (idOrPrefix: string) => { id: string }, idOrPrefix: string): string {
+  try {
+    return get(idOrPrefix).id;
+  } catch {
+    return idOrPrefix;
+  }
+}
+
+export function containersForStats(svc: CriService, filter: ContainerStatsFilter__Output | null): Container[] {
+  const containers = svc.rt.containers;
+  let list = containers.list();
+  if (!filter) return list;
+  if (filter.id !== '') {
+    const id = resolveId((x) => containers.get(x), filter.id);
+    list = list.filter((c) => c.id === id);
+  }
+  if (filter.pod_sandbox_id !== '') {
+    const sandboxId = resolveId((x) => svc.rt.sandboxes.get(x), filter.pod_sandbox_id);
+    list = list.filter((c) => c.metadata.sandboxId === sandboxId);
+  }
+  return list.filter((c) => matchesLabels(c.metadata.config.labels, filter.label_selector));
+}
+
+/** Drops the collector's state for containers, pods and snapshots that are gone. */
+export function pruneStats(svc: CriService): void {
+  const containers = svc.rt.containers.list();
+  const sandboxes = svc.rt.sandboxes.list();
+  statsCollector(svc).retain({
+    containerIds: containers.map((c) => c.id),
+    sandboxIds: sandboxes.map((s) => s.id),
+    snapshotKeys: containers.map((c) => c.metadata.snapshotKey),
+  });
+}
+
+export async function listContainerStats(svc: CriService, req: ListContainerStatsRequest__Output): Promise<ListContainerStatsResponse> {
+  const containers = containersForStats(svc, req.filter);
+  const stats = await Promise.all(containers.map(async (c) => (await collectContainerStats(svc, c)).stats));
+  pruneStats(svc);
+  return { stats };
+}

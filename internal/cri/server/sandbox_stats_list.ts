@@ -1,0 +1,25 @@
+// ListPodSandboxStats: the stats of every Ready pod matching the filter (`id` an ID or unique
+// prefix, every label_selector pair matching). Pods that are not Ready are left out, as containerd
+// does, since kubelet polls this while pods come and go.
+import type { ListPodSandboxStatsRequest__Output } from '../../api/gen/runtime/v1/ListPodSandboxStatsRequest';
+import type { ListPodSandboxStatsResponse } from '../../api/gen/runtime/v1/ListPodSandboxStatsResponse';
+import { pruneStats, resolveId } from './container_stats_list';
+import { matchesLabels } from './filters';
+import { collectPodSandboxStats } from './sandbox_stats';
+import type { CriService } from './service';
+
+export async function listPodSandboxStats(svc: CriService, req: ListPodSandboxStatsRequest__Output): Promise<ListPodSandboxStatsResponse> {
+  const store = svc.rt.sandboxes;
+  const filter = req.filter;
+  let sandboxes = store.list().filter((s) => s.status.state === 'ready');
+  if (filter) {
+    if (filter.id !== '') {
+      const id = resolveId((x) => store.get(x), filter.id);
+      sandboxes = sandboxes.filter((s) => s.id === id);
+    }
+    sandboxes = sandboxes.filter((s) => matchesLabels(s.metadata.config.labels, filter.label_selector));
+  }
+  const stats = await Promise.all(sandboxes.map((s) => collectPodSandboxStats(svc, s)));
+  pruneStats(svc);
+  return { stats };
+}

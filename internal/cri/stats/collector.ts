@@ -1,0 +1,142 @@
+// The stats of containers and pods as the CRI wants them, from their cgroups, their snapshot and
+// their network namespace. It keeps the state that spans calls: the previous CPU sample of each
+// container and pod (for usage_nano_cores) and the writable-layer figures. It knows nothing of the
+// CRI stores: the server says which cgroups, snapshot and process belong to what.
+import type { CpuUsage } from '../../api/gen/runtime/v1/CpuUsage';
+import type { FilesystemUsage } from '../../api/gen/runtime/v1/FilesystemUsage';
+import type { MemoryUsage } from '../../api/gen/runtime/v1/MemoryUsage';
+import type { NetworkUsage } from '../../api/gen/runtime/v1/NetworkUsage';
+import type { ProcessUsage } from '../../api/gen/runtime/v1/ProcessUsage';
+import type { Logger } from '../../log/logger';
+import type { Usage } from '../../snapshots/types';
+import { nowNs, sumSamples, type CgroupReader, type CgroupSample } from './cgroup_sample';
+import { CpuRateTracker } from './cpu_rate';
+import { pidInNetns, readNetDev } from './net_dev';
+import { toCpuUsage, toFilesystemUsage, toMemoryUsage, toNetworkUsage, toProcessUsage } from './to_cri';
+import { WritableLayerCache } from './writable_layer';
+
+export interface ContainerTarget {
+  id: string;
+  /** The container's cgroup relative to the hierarchy root; undefined when it has none (yet). */
+  cgroupPath?: string;
+  snapshotKey: string;
+}
+
+export interface ContainerUsage {
+  cpu?: CpuUsage;
+  memory?: MemoryUsage;
+  writable_layer?: FilesystemUsage;
+  /** Processes in the container's cgroup (for the pod's ProcessUsage); undefined when unknown. */
+  processCount?: number;
+}
+
+export interface PodTarget {
+  id: string;
+  /** The pod's own cgroup (its cgroup parent), read as a whole when known. */
+  cgroupPath?: string;
+  /** Without a pod cgroup: the cgroups (pause and containers) whose sum is the pod's. */
+  memberCgroupPaths: string[];
+  /** The pause process, whose /proc/<pid>/net/dev shows the pod's netns; 0 when unknown. */
+  pid: number;
+  /** '' for host-network pods: their counters are the node's, not the pod's. */
+  netnsPath: string;
+}
+
+export interface PodUsage {
+  cpu?: CpuUsage;
+  memory?: MemoryUsage;
+  network?: NetworkUsage;
+}
+
+export interface StatsCollectorOptions {
+  reader: CgroupReader;
+  /** The snapshotter's usage(key). */
+  snapshotUsage: (snapshotKey: string) => Promise<Usage>;
+  /** Shown as the writable layer's fs_id.mountpoint (the snapshotter's root). */
+  snapshotMountpoint: string;
+  logger: Logger;
+  /** How long a writable-layer figure is served before it is measured again. */
+  layerMaxAgeMs?: number;
+}
+
+export class StatsCollector {
+  private readonly cpu = new CpuRateTracker();
+  private readonly layers: WritableLayerCache;
+
+  constructor(private readonly opts: StatsCollectorOptions) {
+    this.layers = new WritableLayerCache(opts.snapshotUsage, {
+      maxAgeMs: opts.layerMaxAgeMs,
+      onError: (key, err) => opts.logger.warn('cannot measure writable layer', { snapshotKey: key, error: err }),
+    });
+  }
+
+  async container(target: ContainerTarget): Promise<ContainerUsage> {
+    const usage: ContainerUsage = {};
+    const sample = target.cgroupPath === undefined ? undefined : this.sample(target.cgroupPath, target.id);
+    if (sample) {
+      Object.assign(usage, this.cpuAndMemory(`container:${target.id}`, sample));
+      if (sample.processCount !== undefined) usage.processCount = sample.processCount;
+    }
+    try {
+      const layer = await this.layers.get(target.snapshotKey);
+      if (layer) usage.writable_layer = toFilesystemUsage(this.opts.snapshotMountpoint, layer);
+    } catch (err) {
+      this.opts.logger.warn('cannot measure writable layer', { container: target.id, snapshotKey: target.snapshotKey, error: err });
+    }
+    return usage;
+  }
+
+  pod(target: PodTarget): PodUsage {
+    const timestamp = nowNs();
+    let sample: CgroupSample | undefined;
+    if (target.cgroupPath !== undefined) {
+      sample = this.sample(target.cgroupPath, target.id);
+    } else {
+      const parts = target.memberCgroupPaths.map((p) => this.sample(p, target.id)).filter((s) => s !== undefined);
+      sample = sumSamples(parts, timestamp);
+    }
+    const usage: PodUsage = sample ? this.cpuAndMemory(`pod:${target.id}`, sample) : {};
+    if (target.netnsPath !== '' && target.pid > 0 && pidInNetns(target.pid, target.netnsPath)) {
+      try {
+        const counters = readNetDev(target.pid);
+        if (counters) usage.network = toNetworkUsage(nowNs(), counters);
+      } catch (err) {
+        this.opts.logger.warn('cannot read pod network counters', { sandbox: target.id, pid: target.pid, error: err });
+      }
+    }
+    return usage;
+  }
+
+  processUsage(count: number): ProcessUsage {
+    return toProcessUsage(nowNs(), count);
+  }
+
+  /** Forgets what belongs to containers, pods and snapshots no longer in the live sets. */
+  retain(live: { containerIds: Iterable<string>; sandboxIds: Iterable<string>; snapshotKeys: Iterable<string> }): void {
+    const keys = new Set<string>();
+    for (const id of live.containerIds) keys.add(`container:${id}`);
+    for (const id of live.sandboxIds) keys.add(`pod:${id}`);
+    this.cpu.retain(keys);
+    this.layers.retain(new Set(live.snapshotKeys));
+  }
+
+  /** A cgroup's sample; a read failure other than a vanished cgroup is logged, not thrown. */
+  private sample(cgroupPath: string, owner: string): CgroupSample | undefined {
+    try {
+      return this.opts.reader(cgroupPath, nowNs());
+    } catch (err) {
+      this.opts.logger.warn('cannot read cgroup stats', { id: owner, cgroupPath, error: err });
+      return undefined;
+    }
+  }
+
+  private cpuAndMemory(key: string, sample: CgroupSample): Pick<PodUsage, 'cpu' | 'memory'> {
+    const usage: Pick<PodUsage, 'cpu' | 'memory'> = {};
+    if (sample.cpuUsageNs !== undefined) {
+      const nanoCores = this.cpu.nanoCores(key, { usageNs: sample.cpuUsageNs, timestamp: sample.timestamp });
+      usage.cpu = toCpuUsage(sample.timestamp, sample.cpuUsageNs, nanoCores);
+    }
+    if (sample.memory) usage.memory = toMemoryUsage(sample.timestamp, sample.memory);
+    return usage;
+  }
+}

@@ -1,0 +1,104 @@
+// What kubelet's 10-second poll costs: ListContainerStats and ListPodSandboxStats over 10 pods of
+// 10 containers, each with a real cgroup holding a sleep and a real snapshot. The figures are
+// printed (not asserted: no timing asserts); the test asserts every container got its stats.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { validateConfig } from '../../../internal/config/load';
+import { listContainerStats } from '../../../internal/cri/server/container_stats_list';
+import { listPodSandboxStats } from '../../../internal/cri/server/sandbox_stats_list';
+import { CriService, type RuntimeDeps } from '../../../internal/cri/server/service';
+import { ContainerStore, type ContainerMetadata } from '../../../internal/cri/store/container';
+import { SandboxStore, type SandboxMetadata } from '../../../internal/cri/store/sandbox';
+import { silentLogger } from '../../../internal/log/logger';
+import { MetadataDB } from '../../../internal/metadata/db';
+import { OverlaySnapshotter } from '../../../internal/snapshots/overlay/overlay';
+import { CgroupFixture } from './cgroup_fixture';
+
+const PODS = 10;
+const PER_POD = 10;
+const ROUNDS = 20;
+const hexId = (kind: string, n: number): string => `${kind}${String(n).padStart(63, '0')}`;
+
+jest.setTimeout(120_000);
+
+describe('stats cost over 100 containers', () => {
+  let dir: string;
+  let db: MetadataDB;
+  let svc: CriService;
+  const cg = new CgroupFixture();
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'berth-stats-cost-'));
+    db = MetadataDB.open(join(dir, 'meta.db'));
+    const config = validateConfig({ root: join(dir, 'root'), state: join(dir, 'state') }, 'test');
+    const runtime = {
+      db,
+      snapshotter: new OverlaySnapshotter({ root: join(config.root, 'overlayfs'), db }),
+      sandboxes: new SandboxStore(db),
+      containers: new ContainerStore(db),
+    } as Partial<RuntimeDeps> as RuntimeDeps;
+    svc = new CriService({ config, logger: silentLogger, runtime });
+    for (let p = 0; p < PODS; p++) {
+      const podId = hexId('a', p);
+      const podCgroup = cg.create(`pod${p}`);
+      const sandbox: SandboxMetadata = {
+        id: podId, name: `pod${p}`, runtimeHandler: 'runc', runtimeType: 'io.containerd.runc.v2', netnsPath: '', ip: '',
+        additionalIps: [], image: 'pause', imageId: 'sha256:p', snapshotKey: podId, rootDir: dir, stateDir: dir, cgroupParent: podCgroup,
+        config: { metadata: { name: `pod${p}`, uid: `u${p}`, namespace: 'ns', attempt: 0 }, labels: {}, annotations: {} } as unknown as SandboxMetadata['config'],
+      };
+      svc.rt.sandboxes.add(sandbox, { state: 'ready', pid: 0, createdAt: '1', exitStatus: 0, exitedAt: '0' });
+      for (let c = 0; c < PER_POD; c++) {
+        const id = hexId('c', p * PER_POD + c);
+        const cgroup = cg.create(`pod${p}/c${c}`);
+        await cg.sleep(cgroup);
+        await svc.rt.snapshotter.prepare(id, '');
+        const metadata: ContainerMetadata = {
+          id, name: `c${p}-${c}`, sandboxId: podId, imageRef: 'busybox', imageId: 'sha256:b', logPath: '', snapshotKey: id,
+          stateDir: dir, rootDir: dir, stopSignal: 'SIGTERM', runtimeHandler: 'runc', runtimeType: 'io.containerd.runc.v2',
+          config: { metadata: { name: `c${c}`, attempt: 0 }, labels: {}, annotations: {} } as unknown as ContainerMetadata['config'],
+        };
+        svc.rt.containers.add(metadata, { ociVersion: '1.0.2', linux: { cgroupsPath: cgroup } }, {
+          pid: 0, createdAt: '1', startedAt: '2', finishedAt: '0', exitCode: 0, reason: '', message: '', unknown: false,
+        });
+      }
+    }
+  });
+
+  afterAll(async () => {
+    await cg.destroy();
+    for (const c of svc.rt.containers.list()) await svc.rt.snapshotter.remove(c.id).catch(() => undefined);
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('every container and pod gets cpu, memory and writable layer; cost per call printed', async () => {
+    const t0 = performance.now();
+    const cold = await listContainerStats(svc, { filter: null });
+    const coldMs = performance.now() - t0;
+    expect(cold.stats).toHaveLength(PODS * PER_POD);
+    for (const s of cold.stats!) {
+      expect(s.cpu).toBeDefined();
+      expect(s.memory).toBeDefined();
+      expect(s.writable_layer).toBeDefined();
+    }
+    const t1 = performance.now();
+    for (let i = 0; i < ROUNDS; i++) await listContainerStats(svc, { filter: null });
+    const warmMs = (performance.now() - t1) / ROUNDS;
+
+    const t2 = performance.now();
+    let pods = await listPodSandboxStats(svc, { filter: null });
+    for (let i = 1; i < ROUNDS; i++) pods = await listPodSandboxStats(svc, { filter: null });
+    const podMs = (performance.now() - t2) / ROUNDS;
+    expect(pods.stats).toHaveLength(PODS);
+    for (const p of pods.stats!) {
+      expect(Number(p.linux!.process!.process_count!.value)).toBe(PER_POD);
+      expect(p.linux!.containers).toHaveLength(PER_POD);
+    }
+    console.log(
+      `stats cost, ${PODS * PER_POD} containers in ${PODS} pods: ListContainerStats first call ${coldMs.toFixed(1)} ms ` +
+        `(measures writable layers), then ${warmMs.toFixed(2)} ms/call; ListPodSandboxStats ${podMs.toFixed(2)} ms/call`,
+    );
+  });
+});
