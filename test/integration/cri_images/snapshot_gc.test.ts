@@ -1,0 +1,90 @@
+// Snapshot GC against a real overlay snapshotter and image store: a container's active snapshot
+// keeps its image's chain alive after the image is removed; once it goes, the chain goes too.
+// And the GC waits for an unpack that has not recorded its image yet.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LocalContentStore } from '../../../internal/content/local';
+import { topChainId } from '../../../internal/cri/image_unpack';
+import { collectImageSnapshots, gatedUnpack, snapshotGcGate } from '../../../internal/cri/snapshot_gc';
+import { ImageService } from '../../../internal/images/service';
+import { MetadataDB } from '../../../internal/metadata/db';
+import { chainIDs } from '../../../internal/rootfs';
+import { OverlaySnapshotter } from '../../../internal/snapshots/overlay/overlay';
+import { BUSYBOX_IMAGE, testImages, type TestImagePaths } from '../../harness/images';
+
+jest.setTimeout(120_000);
+
+describe('image snapshot GC', () => {
+  let paths: TestImagePaths;
+  let root: string;
+  let db: MetadataDB;
+  let images: ImageService;
+  let sn: OverlaySnapshotter;
+  let content: LocalContentStore;
+
+  const committed = async () => {
+    const names: string[] = [];
+    await sn.walk((info) => void names.push(info.name), 'kind==committed');
+    return names.sort();
+  };
+
+  beforeAll(async () => {
+    paths = await testImages();
+  });
+
+  beforeEach(async () => {
+    root = mkdtempSync(join(tmpdir(), 'berth-snapshot-gc-'));
+    db = MetadataDB.open(join(root, 'metadata.db'));
+    content = new LocalContentStore(root);
+    images = new ImageService({ db, content });
+    sn = await OverlaySnapshotter.open({ root: join(root, 'overlayfs'), db });
+  });
+
+  afterEach(() => {
+    db.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  async function importBusybox(): Promise<string[]> {
+    const gated = gatedUnpack(sn, content);
+    try {
+      await images.import(paths.busyboxOci, { unpack: gated.unpack });
+    } finally {
+      gated.release();
+    }
+    return chainIDs((await images.resolve(BUSYBOX_IMAGE)).config.diffIds);
+  }
+
+  it('keeps a chain under an active container snapshot, and removes it once that is gone', async () => {
+    const chain = await importBusybox();
+    expect(await committed()).toEqual([...chain].sort());
+    await sn.prepare('container-rootfs', topChainId(await images.resolve(BUSYBOX_IMAGE)));
+
+    await images.remove(BUSYBOX_IMAGE);
+    expect(await collectImageSnapshots(sn, images)).toEqual([]);
+    expect(await committed()).toEqual([...chain].sort());
+
+    await sn.remove('container-rootfs');
+    expect((await collectImageSnapshots(sn, images)).sort()).toEqual([...chain].sort());
+    expect(await committed()).toEqual([]);
+  });
+
+  it('keeps the chains of images that are still recorded', async () => {
+    const chain = await importBusybox();
+    expect(await collectImageSnapshots(sn, images)).toEqual([]);
+    expect(await committed()).toEqual([...chain].sort());
+  });
+
+  it('waits for an unpack in progress to record its image before collecting', async () => {
+    const gate = snapshotGcGate(sn);
+    const releaseUnpack = await gate.acquireShared(); // an import between unpack and record
+    const order: string[] = [];
+    const gc = collectImageSnapshots(sn, images).then(() => order.push('gc'));
+    await new Promise((resolve) => setImmediate(resolve));
+    order.push('recorded');
+    releaseUnpack();
+    await gc;
+    expect(order).toEqual(['recorded', 'gc']);
+  });
+});
