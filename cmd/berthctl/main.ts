@@ -78,7 +78,7 @@ async function main(): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
-  const client = connectDaemon(values.address);
+  const client = connectDaemon(resolve(values.address));
   try {
     await run(client);
     return 0;

@@ -15,6 +15,8 @@ import { berthHandlers } from '../../internal/cri/server/handlers';
 import type { HandlerRegistry } from '../../internal/cri/server/registry';
 import { CriService } from '../../internal/cri/server/service';
 import { buildRuntimeDeps } from './runtime_deps';
+import { recover } from '../../internal/cri/server/recover';
+import { reattachContainerIO } from '../../internal/cri/server/container_start';
 import { claimSocketPath, removeSocketIfOurs, socketInode } from './socket';
 
 export interface DaemonOptions {
@@ -114,6 +116,8 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
         runtime,
         networkStatus: async () => runtime.cni.assertReady(),
       });
+      // Before serving: every record reconciled with what really runs (and half-done work undone).
+      await recover(svc, (service, container) => void reattachContainerIO(service, container));
       const grpcServer = createGrpcServer(svc, opts.registry ?? berthHandlers());
       server = grpcServer;
       undo.push(() => {
