@@ -17,6 +17,7 @@ import { CriService } from '../../internal/cri/server/service';
 import { buildRuntimeDeps } from './runtime_deps';
 import { recover } from '../../internal/cri/server/recover';
 import { reattachContainerIO } from '../../internal/cri/server/container_start';
+import { watchContainerExit } from '../../internal/cri/server/container_stop';
 import { claimSocketPath, removeSocketIfOurs, socketInode } from './socket';
 
 export interface DaemonOptions {
@@ -117,7 +118,9 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
         networkStatus: async () => runtime.cni.assertReady(),
       });
       // Before serving: every record reconciled with what really runs (and half-done work undone).
-      await recover(svc, (service, container) => void reattachContainerIO(service, container));
+      await recover(svc, (service, container, task) =>
+        watchContainerExit(service, container.id, task, reattachContainerIO(service, container)),
+      );
       const grpcServer = createGrpcServer(svc, opts.registry ?? berthHandlers());
       server = grpcServer;
       undo.push(() => {

@@ -23,6 +23,8 @@ import { EventsServer } from '../../internal/events/server';
 import { RuntimeV2 } from '../../internal/runtime/v2/runtime';
 import { ShimTaskService } from '../../internal/cri/tasks/shim_tasks';
 import { messageOf } from '../../internal/errdefs/errors';
+import { StreamingServer } from '../../internal/cri/streaming';
+import { CriStreamingRuntime } from '../../internal/cri/streaming_backend';
 
 export interface RuntimeDepsOptions {
   hooks?: Hooks;
@@ -103,10 +105,21 @@ export async function buildRuntimeDeps(
     host: hostFromSystem(),
     tasks,
     taskEvents: bus,
+    streaming: undefined as unknown as StreamingServer, // set just below: the backend needs deps
   };
+  const streaming = new StreamingServer({
+    address: config.cri.stream_server_address,
+    port: Number(config.cri.stream_server_port),
+    runtime: new CriStreamingRuntime(deps),
+    logger: logger.with({ component: 'streaming' }),
+  });
+  deps.streaming = streaming;
+  const streamAddress = await streaming.start();
+  logger.info('streaming server listening', { address: streamAddress });
   return {
     deps,
     close: async () => {
+      await streaming.stop().catch((err: unknown) => logger.error('stopping streaming server', { error: messageOf(err) }));
       await tasks.close().catch((err: unknown) => logger.error('closing shim connections', { error: messageOf(err) }));
       await eventsServer.close().catch((err: unknown) => logger.error('closing events server', { error: messageOf(err) }));
     },

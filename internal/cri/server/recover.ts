@@ -13,7 +13,8 @@ import { resolveRuntimeHandler, type ResolvedRuntime } from '../runtime_handler'
 import { sandboxPaths, unmountSandboxShm } from '../sandbox_files';
 import { netnsDir, podNetworkRequest, sandboxDirs } from './sandbox_run';
 import type { CriService } from './service';
-import { monitorContainerExit, monitorSandboxExit } from './task_monitor';
+import { monitorSandboxExit } from './task_monitor';
+import type { CriTask } from '../tasks/types';
 
 export interface RecoveryReport {
   sandboxes: number;
@@ -23,8 +24,8 @@ export interface RecoveryReport {
   swept: string[];
 }
 
-/** Reattaches a running container's output to its log (provided by the container IO layer). */
-export type ReattachIO = (svc: CriService, container: Container) => void;
+/** Reattaches a running container's output and watches its exit (the container verbs provide it). */
+export type ReattachContainer = (svc: CriService, container: Container, task: CriTask) => void;
 
 function runtimeOf(svc: CriService, handler: string): ResolvedRuntime {
   try {
@@ -85,7 +86,7 @@ async function removeContainerLeftovers(svc: CriService, c: Container): Promise<
   rt.containerNames.releaseByKey(c.id);
 }
 
-async function recoverContainer(svc: CriService, c: Container, report: RecoveryReport, reattach: ReattachIO): Promise<void> {
+async function recoverContainer(svc: CriService, c: Container, report: RecoveryReport, reattach: ReattachContainer): Promise<void> {
   const rt = svc.rt;
   if (!rt.sandboxes.tryGet(c.metadata.sandboxId)) {
     // Its pod was removed (or undone) but the container record outlived it.
@@ -108,8 +109,7 @@ async function recoverContainer(svc: CriService, c: Container, report: RecoveryR
       report.lostContainers.push(c.id);
       return;
     }
-    reattach(svc, c);
-    monitorContainerExit(svc, c.id, task);
+    reattach(svc, c, task);
     return;
   }
   if (state === 'CONTAINER_CREATED' && rt.tasks.bundlesOnDisk().includes(c.id)) {
@@ -171,7 +171,7 @@ async function sweep(svc: CriService, report: RecoveryReport): Promise<void> {
   }
 }
 
-export async function recover(svc: CriService, reattach: ReattachIO): Promise<RecoveryReport> {
+export async function recover(svc: CriService, reattach: ReattachContainer): Promise<RecoveryReport> {
   const rt = svc.rt;
   const report: RecoveryReport = {
     sandboxes: rt.sandboxes.list().length,

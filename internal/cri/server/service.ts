@@ -17,6 +17,7 @@ import type { KeyedMutex } from '../store/keyed_mutex';
 import type { SpecHost } from '../opts/types';
 import type { TaskService } from '../tasks/types';
 import type { EventBus } from '../../events/bus';
+import type { StreamingServer } from '../streaming';
 
 export interface CriDeps {
   config: BerthConfig;
@@ -51,6 +52,8 @@ export interface RuntimeDeps {
   tasks: TaskService;
   /** Task events from shims (TaskOOM, TaskExit, ...). */
   taskEvents: EventBus;
+  /** Exec/attach/port-forward sessions (kubelet's streaming protocol). */
+  streaming: StreamingServer;
 }
 
 export class CriService {

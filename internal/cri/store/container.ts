@@ -87,6 +87,15 @@ export class ContainerStore extends RecordStore<ContainerMetadata, ContainerStat
     return container;
   }
 
+  /** UpdateContainerResources keeps the stored spec current (database first, then memory). */
+  updateSpec(id: string, spec: unknown): void {
+    const container = this.get(id);
+    this.db.tx(() => {
+      this.db.sqlite.prepare('UPDATE containers SET spec = ? WHERE id = ?').run(toJSON(spec), container.id);
+    });
+    (container as { spec: unknown }).spec = spec;
+  }
+
   listBySandbox(sandboxId: string): Container[] {
     return this.list().filter((c) => c.metadata.sandboxId === sandboxId);
   }

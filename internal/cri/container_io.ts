@@ -1,0 +1,140 @@
+// A running container's stdio as berth holds it: the task's FIFOs (TaskIO), the CRI log file the
+// output is copied into, and any extra readers (attach). Kept per container ID in a registry so
+// ReopenContainerLog and attach reach the same object StartContainer made.
+//
+// FIFOs are made at StartContainer, not CreateContainer as containerd does: a created container
+// then owns no open file descriptors, and a start that fails has exactly one place to undo them.
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { TaskIO, type StdioPaths } from '../cio/task_io';
+import { failedPrecondition } from '../errdefs/errors';
+import { CriLogFile, redirectToLog, type LogStream } from './io/log_writer';
+
+export interface ContainerIOOptions {
+  /** Directory for the FIFOs (removed with them). */
+  dir: string;
+  id: string;
+  stdin: boolean;
+  tty: boolean;
+  /** The CRI log file; '' discards the output (kubelet always sets one). */
+  logPath: string;
+  /** max_container_log_line_size; <= 0 means no limit. */
+  maxLineSize: number;
+}
+
+export type OutputListener = (stream: LogStream, chunk: Buffer) => void;
+
+export class ContainerIO {
+  private readonly listeners = new Set<OutputListener>();
+  private readonly drainedAll: Promise<void>;
+
+  private constructor(
+    private readonly io: TaskIO,
+    private readonly log: CriLogFile | undefined,
+    maxLineSize: number,
+  ) {
+    const copies: Promise<void>[] = [io.done()];
+    for (const [name, source] of this.outputs()) {
+      source.on('data', (chunk: Buffer) => {
+        for (const l of this.listeners) l(name, chunk);
+      });
+      if (log) copies.push(redirectToLog(source, log, name, maxLineSize));
+      else source.resume(); // nobody keeps the output, but the process must never block on a full pipe
+    }
+    this.drainedAll = Promise.all(copies).then(() => undefined);
+  }
+
+  /** Makes the FIFOs (and opens the log file); undoes both when either fails. */
+  static create(opts: ContainerIOOptions): ContainerIO {
+    const io = TaskIO.create(opts.dir, opts.id, { stdin: opts.stdin, stdout: true, stderr: true, terminal: opts.tty });
+    try {
+      const log = opts.logPath === '' ? undefined : new CriLogFile(opts.logPath);
+      return new ContainerIO(io, log, opts.maxLineSize);
+    } catch (err) {
+      io.remove();
+      throw err;
+    }
+  }
+
+  /**
+   * After a berthd restart: reopens the FIFOs a live task still writes (TaskIO.create's names:
+   * `<dir>/<id>-stdout` ...) and resumes copying into the log, appending.
+   */
+  static attach(opts: ContainerIOOptions): ContainerIO {
+    const path = (name: string) => join(opts.dir, `${opts.id}-${name}`);
+    const paths: StdioPaths = {
+      stdin: opts.stdin ? path('stdin') : '',
+      stdout: path('stdout'),
+      stderr: opts.tty ? '' : path('stderr'),
+      terminal: opts.tty,
+    };
+    const io = TaskIO.attach(opts.dir, paths);
+    try {
+      const log = opts.logPath === '' ? undefined : new CriLogFile(opts.logPath);
+      return new ContainerIO(io, log, opts.maxLineSize);
+    } catch (err) {
+      io.close();
+      throw err;
+    }
+  }
+
+  /** What the shim's Create gets. */
+  get paths(): StdioPaths {
+    return this.io.paths;
+  }
+
+  get stdin(): Writable | undefined {
+    return this.io.stdin;
+  }
+
+  private outputs(): Array<[LogStream, Readable]> {
+    const out: Array<[LogStream, Readable]> = [];
+    if (this.io.stdout) out.push(['stdout', this.io.stdout]);
+    if (this.io.stderr) out.push(['stderr', this.io.stderr]);
+    return out;
+  }
+
+  /** After the shim's Create: EOF from now on means the container closed its side. */
+  releaseKeepers(): void {
+    this.io.releaseKeepers();
+  }
+
+  /** Output from now on also goes to `listener` (attach); returns the unsubscribe. */
+  addOutputListener(listener: OutputListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Kubelet rotated the log file: write to a new file at the same path. */
+  reopenLog(): void {
+    if (!this.log) throw failedPrecondition('container has no log path to reopen');
+    this.log.reopen();
+  }
+
+  /** Resolves when stdout and stderr have ended and everything read reached the log. */
+  drained(): Promise<void> {
+    return this.drainedAll;
+  }
+
+  /** Closes the FIFOs and the log file; idempotent. */
+  close(): void {
+    this.io.close();
+    this.log?.close();
+    this.listeners.clear();
+  }
+
+  /** close() plus removing the FIFOs' directory. */
+  remove(): void {
+    this.close();
+    this.io.remove();
+  }
+}
+
+const registries = new WeakMap<object, Map<string, ContainerIO>>();
+
+/** The live ContainerIOs of one runtime (keyed by its container store), by container ID. */
+export function containerIOs(owner: object): Map<string, ContainerIO> {
+  let map = registries.get(owner);
+  if (!map) registries.set(owner, (map = new Map()));
+  return map;
+}

@@ -1,0 +1,173 @@
+// CreateContainer, in containerd's order: sandbox lookup, ID and name reservation, the image
+// resolved locally, the container's snapshot, its OCI spec, then the container record with its spec
+// persisted in one transaction, CONTAINER_CREATED and the post-create hook. No process, no mount(2).
+//
+// Crash safety: the record is written last, as the commit point. Before it, the only things outside
+// the process are the active snapshot (key = container ID, labelled io.berth/container=<id>) and the
+// two container dirs (named by the ID); a kill in between leaves them without a row, which the start-up
+// sweep recognises by label / directory name and removes. After it, the container is complete.
+import { mkdirSync, rmSync } from 'node:fs';
+import { isAbsolute, join, normalize } from 'node:path';
+import type { ContainerConfig__Output } from '../../api/gen/runtime/v1/ContainerConfig';
+import type { CreateContainerRequest__Output } from '../../api/gen/runtime/v1/CreateContainerRequest';
+import type { CreateContainerResponse } from '../../api/gen/runtime/v1/CreateContainerResponse';
+import type { PodSandboxConfig__Output } from '../../api/gen/runtime/v1/PodSandboxConfig';
+import { failedPrecondition, invalidArgument, messageOf, wrap } from '../../errdefs/errors';
+import { buildContainerSpec } from '../opts/container_spec';
+import { userLookupFromImage } from '../opts/user';
+import { validateContainerConfig } from '../opts/validate';
+import { specImageConfig } from '../image_config';
+import { readRootfsFile } from '../rootfs_file';
+import { resolveRuntimeHandler, specRuntimeOptions } from '../runtime_handler';
+import { sandboxPaths } from '../sandbox_files';
+import { localImage } from '../sandbox_image';
+import { snapshotGcGate } from '../snapshot_gc';
+import { containerState } from '../store/container';
+import { nowNanos } from '../store/time';
+import { CleanupStack } from '../util/cleanup';
+import { crashPoint } from '../util/crash_points';
+import { generateId, makeContainerName } from '../util/ids';
+import { hookContainer, hookSandbox } from './hook_views';
+import type { CriService } from './service';
+
+/** Label on a container's active snapshot: names its owner so an orphan is recognisable. */
+export const CONTAINER_SNAPSHOT_LABEL = 'io.berth/container';
+
+export function containerDirs(svc: CriService, id: string): { rootDir: string; stateDir: string } {
+  return { rootDir: join(svc.config.root, 'containers', id), stateDir: join(svc.config.state, 'containers', id) };
+}
+
+/**
+ * Where the CRI log goes: <pod log_directory>/<container log_path>, as containerd joins them. ''
+ * when the request names no log. A log_path escaping the pod's directory is refused.
+ */
+export function containerLogPath(logDirectory: string, logPath: string): string {
+  if (logPath === '') return '';
+  if (logPath.split('/').includes('..')) {
+    throw invalidArgument(`container config log_path ${JSON.stringify(logPath)} must not contain ".."`);
+  }
+  if (logDirectory === '') {
+    if (!isAbsolute(logPath)) {
+      throw invalidArgument(`container config log_path ${JSON.stringify(logPath)} is relative but the pod has no log_directory`);
+    }
+    return normalize(logPath);
+  }
+  return join(logDirectory, logPath);
+}
+
+/** The CRI stop_signal ("SIGNAL_SIGTERM"), else the image's StopSignal, else SIGTERM. */
+export function containerStopSignal(config: ContainerConfig__Output, imageStopSignal: string | undefined): string {
+  const requested = config.stop_signal;
+  if (requested && requested !== 'SIGNAL_RUNTIME_DEFAULT') return requested.replace(/^SIGNAL_/, '');
+  return imageStopSignal || 'SIGTERM';
+}
+
+/** PID of the container whose PID namespace a TARGET-mode container joins (it must be running). */
+function targetPid(svc: CriService, config: ContainerConfig__Output): number | undefined {
+  const ns = config.linux?.security_context?.namespace_options;
+  if (ns?.pid !== 'TARGET') return undefined;
+  const target = svc.rt.containers.tryGet(ns.target_id);
+  if (!target || containerState(target.status) !== 'CONTAINER_RUNNING' || target.status.pid === 0) return undefined;
+  return target.status.pid;
+}
+
+export async function createContainer(svc: CriService, req: CreateContainerRequest__Output): Promise<CreateContainerResponse> {
+  const rt = svc.rt;
+  const sandbox = rt.sandboxes.get(req.pod_sandbox_id);
+  // kubelet sends the pod config with every create, as containerd uses it; the stored one stands in.
+  const sandboxConfig: PodSandboxConfig__Output = req.sandbox_config ?? sandbox.metadata.config;
+  validateContainerConfig(req.config, sandboxConfig);
+  const config = req.config!;
+  if (sandbox.status.pid === 0) {
+    throw failedPrecondition(`sandbox ${sandbox.id} has no pause process: its containers cannot join its namespaces`);
+  }
+  const sandboxPid = sandbox.status.pid;
+  const id = generateId();
+  const name = makeContainerName(config.metadata!, sandboxConfig.metadata ?? sandbox.metadata.config.metadata!);
+  const log = svc.logger.with({ containerId: id, containerName: name, podSandboxId: sandbox.id });
+  const cleanup = new CleanupStack(log);
+
+  return rt.locks.run(id, () =>
+    cleanup.run(async () => {
+      try {
+        rt.containerNames.reserve(name, id);
+      } catch (err) {
+        throw wrap(err, `create container in sandbox ${sandbox.id}: container name ${JSON.stringify(name)}`);
+      }
+      cleanup.push('release container name', () => rt.containerNames.releaseByKey(id));
+
+      const runtime = resolveRuntimeHandler(svc.config, sandbox.metadata.runtimeHandler);
+      const imageRef = config.image!.image;
+      const logPath = containerLogPath(sandboxConfig.log_directory, config.log_path);
+      const { rootDir, stateDir } = containerDirs(svc, id);
+
+      // The GC gate (shared) keeps image snapshot GC from taking the chain between resolve and prepare.
+      const releaseGate = await snapshotGcGate(rt.snapshotter).acquireShared();
+      let rootfs;
+      let image;
+      try {
+        image = await localImage(rt, imageRef).catch((err: unknown) => {
+          throw wrap(err, `create container ${JSON.stringify(config.metadata!.name)}: image ${JSON.stringify(imageRef)}`);
+        });
+        rootfs = await rt.snapshotter.prepare(id, image.chainId, { labels: { [CONTAINER_SNAPSHOT_LABEL]: id } });
+      } finally {
+        releaseGate();
+      }
+      cleanup.push('remove container snapshot', () => rt.snapshotter.remove(id));
+      crashPoint('container_create:after_snapshot');
+
+      mkdirSync(rootDir, { recursive: true, mode: 0o700 });
+      mkdirSync(stateDir, { recursive: true, mode: 0o711 });
+      cleanup.push('remove container dirs', () => {
+        rmSync(rootDir, { recursive: true, force: true });
+        rmSync(stateDir, { recursive: true, force: true });
+      });
+
+      const imageConfig = specImageConfig(image.resolved.config);
+      const spec = buildContainerSpec({
+        id,
+        sandboxId: sandbox.id,
+        containerConfig: config,
+        sandboxConfig,
+        imageConfig,
+        imageName: imageRef,
+        sandboxPid,
+        targetPid: targetPid(svc, config),
+        runtime: specRuntimeOptions(svc.config, runtime),
+        sandboxPaths: sandboxPaths(sandbox.metadata.stateDir),
+        userLookup: userLookupFromImage((p) => readRootfsFile(rootfs, p)),
+        host: rt.host,
+        volumesDir: join(rootDir, 'volumes'),
+      });
+
+      // The commit point: metadata, spec and status in one transaction.
+      const container = rt.containers.add(
+        {
+          id,
+          name,
+          sandboxId: sandbox.id,
+          config,
+          imageRef,
+          imageId: image.id,
+          logPath,
+          snapshotKey: id,
+          stateDir,
+          rootDir,
+          stopSignal: containerStopSignal(config, imageConfig.StopSignal),
+          runtimeHandler: runtime.handler,
+          runtimeType: runtime.config.runtime_type,
+        },
+        spec,
+        { pid: 0, createdAt: nowNanos(), startedAt: '0', finishedAt: '0', exitCode: 0, reason: '', message: '', unknown: false },
+      );
+      cleanup.dismiss();
+      log.info('container created', { image: imageRef, logPath });
+      rt.events.publish({ containerId: id, sandboxId: sandbox.id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNanos() });
+      // Like containerd's NRI post-create: the container exists; a hook failure is logged, not returned.
+      await rt.hooks.postCreateContainer?.(hookSandbox(sandbox), hookContainer(container)).catch((err: unknown) => {
+        log.warn('post-create hook failed', { error: messageOf(err) });
+      });
+      return { container_id: id };
+    }),
+  );
+}

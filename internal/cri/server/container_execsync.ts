@@ -1,0 +1,93 @@
+// ExecSync: runs a command in a running container (the container's process spec with other args,
+// no terminal) and answers its stdout, stderr (each capped at 16 MiB, as containerd caps them) and
+// exit code. With a timeout the process is killed when it runs over and the call fails with
+// DeadlineExceeded, which kubelet's probes read as a probe timeout.
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { ExecSyncRequest__Output } from '../../api/gen/runtime/v1/ExecSyncRequest';
+import type { ExecSyncResponse } from '../../api/gen/runtime/v1/ExecSyncResponse';
+import { TaskIO } from '../../cio/task_io';
+import { deadlineExceeded, failedPrecondition, invalidArgument, kindOf, wrap } from '../../errdefs/errors';
+import type { Spec } from '../../oci/spec';
+import { containerState } from '../store/container';
+import type { TaskExit } from '../tasks/types';
+import { generateId } from '../util/ids';
+import type { CriService } from './service';
+
+/** containerd's maxStreamSize for ExecSync output. */
+export const MAX_EXEC_SYNC_OUTPUT = 16 << 20;
+/** After the exec'd process exited, how long its output may take to arrive (a child may hold the pipe). */
+const OUTPUT_GRACE_MS = 5_000;
+
+/** Collects a stream into memory, keeping at most `cap` bytes (the rest is read and dropped). */
+export class CappedBuffer {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(private readonly cap: number) {}
+
+  write(chunk: Buffer): void {
+    const room = this.cap - this.size;
+    if (room <= 0) return;
+    const kept = chunk.length <= room ? chunk : chunk.subarray(0, room);
+    this.chunks.push(kept);
+    this.size += kept.length;
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks, this.size);
+  }
+}
+
+function capture(stream: Readable | undefined): CappedBuffer {
+  const buf = new CappedBuffer(MAX_EXEC_SYNC_OUTPUT);
+  stream?.on('data', (chunk: Buffer) => buf.write(chunk));
+  return buf;
+}
+
+/** Waits for `p` to settle, at most `ms`; the timer never outlives the wait. */
+function waitAtMost(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([p.then(() => undefined, () => undefined), timeout]).finally(() => clearTimeout(timer));
+}
+
+export async function execSync(svc: CriService, req: ExecSyncRequest__Output): Promise<ExecSyncResponse> {
+  const rt = svc.rt;
+  const container = rt.containers.get(req.container_id);
+  const { id } = container;
+  if (req.cmd.length === 0) throw invalidArgument(`exec in container ${id}: cmd is required`);
+  const state = containerState(container.status);
+  if (state !== 'CONTAINER_RUNNING') throw failedPrecondition(`exec in container ${id}: container is in ${state} state`);
+  const task = rt.tasks.get(id);
+  if (!task) throw failedPrecondition(`exec in container ${id}: container has no running task`);
+  const timeoutSec = Math.max(0, Number(req.timeout) || 0);
+
+  const spec = container.spec as Spec;
+  if (!spec.process) throw failedPrecondition(`exec in container ${id}: its stored spec has no process`);
+  const process = { ...structuredClone(spec.process), args: [...req.cmd], terminal: false };
+  const execId = generateId();
+  const io = TaskIO.create(join(container.metadata.stateDir, 'exec', execId.slice(0, 16)), 'exec', { stdout: true, stderr: true });
+  try {
+    const stdout = capture(io.stdout);
+    const stderr = capture(io.stderr);
+    let exit: TaskExit;
+    try {
+      // The task layer kills the process when it runs over (the clock starts once it started).
+      exit = await task.exec(
+        { execId, process, stdio: io.paths },
+        { onStarted: () => io.releaseKeepers(), timeoutMs: timeoutSec > 0 ? timeoutSec * 1000 : undefined },
+      );
+    } catch (err) {
+      if (kindOf(err) === 'DeadlineExceeded') {
+        throw deadlineExceeded(`exec ${JSON.stringify(req.cmd[0])} in container ${id}: timeout ${timeoutSec}s exceeded`, err);
+      }
+      throw wrap(err, `exec ${JSON.stringify(req.cmd[0])} in container ${id}`);
+    }
+    io.releaseKeepers(); // if the process never reported started, EOF must still come
+    await waitAtMost(io.done(), OUTPUT_GRACE_MS);
+    return { stdout: stdout.bytes(), stderr: stderr.bytes(), exit_code: exit.exitStatus };
+  } finally {
+    io.remove();
+  }
+}

@@ -1,0 +1,182 @@
+// How a container stops: the exit watcher every started container gets, and StopContainer, which
+// signals and then waits for that watcher to have recorded the exit (containerd's
+// waitContainerStop on the container's Stopped channel).
+import { constants } from 'node:os';
+import type { StopContainerRequest__Output } from '../../api/gen/runtime/v1/StopContainerRequest';
+import type { StopContainerResponse } from '../../api/gen/runtime/v1/StopContainerResponse';
+import { invalidArgument, isNotFound, messageOf, wrap } from '../../errdefs/errors';
+import { containerIOs, type ContainerIO } from '../container_io';
+import { containerState, type Container } from '../store/container';
+import { nowNanos } from '../store/time';
+import type { CriTask } from '../tasks/types';
+import { hookContainer, hookSandbox } from './hook_views';
+import type { CriService, RuntimeDeps } from './service';
+import { recordContainerExit } from './task_monitor';
+
+const SIGKILL = 9;
+const LINUX_SIGRTMIN = 34;
+const LINUX_SIGRTMAX = 64;
+/** containerd's unknownExitCode: what a container whose end nobody saw exited with. */
+const UNKNOWN_EXIT_CODE = 255;
+/**
+ * After the init process exited, how long its output may take to drain into the log. Unbounded
+ * would let a stray process holding the FIFO (host PID namespace) hold the exit record forever.
+ */
+const IO_DRAIN_GRACE_MS = 5_000;
+/** setTimeout's ceiling (~24.8 days); longer waits are clamped to it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** "SIGTERM", "TERM", "15", "SIGRTMIN+3", "RTMAX-1" -> the Linux signal number. */
+export function parseSignal(text: string): number {
+  const raw = text.trim().toUpperCase();
+  if (/^\d+$/.test(raw)) {
+    const n = Number(raw);
+    if (n >= 1 && n <= LINUX_SIGRTMAX) return n;
+    throw invalidArgument(`signal ${JSON.stringify(text)} is out of range 1-${LINUX_SIGRTMAX}`);
+  }
+  const name = raw.startsWith('SIG') ? raw : `SIG${raw}`;
+  const rt = /^SIGRT(MIN|MAX)(?:([+-])(\d+))?$/.exec(name);
+  if (rt) {
+    const base = rt[1] === 'MIN' ? LINUX_SIGRTMIN : LINUX_SIGRTMAX;
+    const n = base + (rt[2] === '-' ? -1 : 1) * Number(rt[3] ?? 0);
+    if (n >= LINUX_SIGRTMIN && n <= LINUX_SIGRTMAX) return n;
+  } else {
+    const n = (constants.signals as Record<string, number | undefined>)[name];
+    if (n !== undefined) return n;
+  }
+  throw invalidArgument(`unknown signal ${JSON.stringify(text)}`);
+}
+
+const watches = new WeakMap<RuntimeDeps, Map<string, Promise<void>>>();
+
+function exitWatches(rt: RuntimeDeps): Map<string, Promise<void>> {
+  let map = watches.get(rt);
+  if (!map) watches.set(rt, (map = new Map()));
+  return map;
+}
+
+/** Resolves once the container's exit has been recorded; undefined when nothing watches it. */
+export function containerExitRecorded(rt: RuntimeDeps, id: string): Promise<void> | undefined {
+  return exitWatches(rt).get(id);
+}
+
+/**
+ * When the task's init process exits: kill what is left of it (a shared PID namespace), let the
+ * output drain into the log, delete the task in the shim (runc delete), record the exit (status,
+ * CONTAINER_STOPPED) and close the IO — containerd's handleContainerExit, in its order, so the
+ * log is complete by the time the status says EXITED.
+ */
+export function watchContainerExit(svc: CriService, id: string, task: CriTask, io: ContainerIO | undefined): void {
+  const rt = svc.rt;
+  const log = svc.logger.with({ containerId: id });
+  const handled = task.exited.then(
+    async (exit) => {
+      await task.kill(SIGKILL, true).catch(() => undefined);
+      if (io) {
+        const drained = await settledWithin(io.drained(), IO_DRAIN_GRACE_MS);
+        if (!drained) log.warn('container output did not end after its exit; closing it', { graceMs: IO_DRAIN_GRACE_MS });
+      }
+      await task.delete().catch((err: unknown) => log.warn('deleting the exited task failed', { error: messageOf(err) }));
+      recordContainerExit(svc, id, exit);
+      if (io) {
+        const ios = containerIOs(rt.containers);
+        if (ios.get(id) === io) ios.delete(id);
+        io.remove();
+      }
+    },
+    (err: unknown) => log.error('container exit watcher failed', { error: messageOf(err) }),
+  );
+  const watchesOf = exitWatches(rt);
+  const entry = handled.finally(() => {
+    if (watchesOf.get(id) === entry) watchesOf.delete(id);
+  });
+  watchesOf.set(id, entry);
+}
+
+/** True when `p` settled within `ms`. */
+function settledWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), Math.min(ms, MAX_TIMER_MS));
+    const done = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    p.then(done, done);
+  });
+}
+
+async function signalTask(task: CriTask, signal: number, all: boolean): Promise<void> {
+  try {
+    await task.kill(signal, all);
+  } catch (err) {
+    // "process already finished": the exit is on its way to the watcher.
+    if (!isNotFound(err)) throw wrap(err, `signal ${signal} to container ${task.id}`);
+  }
+}
+
+/** A container whose task nobody can reach: record it as exited with an unknown code. */
+function recordUnknownExit(svc: CriService, container: Container): void {
+  svc.rt.containers.updateStatus(container.id, (s) => ({
+    ...s,
+    pid: 0,
+    finishedAt: nowNanos(),
+    exitCode: UNKNOWN_EXIT_CODE,
+    reason: 'Unknown',
+    unknown: false,
+  }));
+  svc.rt.events.publish({ containerId: container.id, sandboxId: container.metadata.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNanos() });
+}
+
+/**
+ * Stops a running container: its stop signal, `timeoutSec` seconds for it to exit, then SIGKILL to
+ * every process of it. A container not running is left alone. Caller holds the container's lock.
+ */
+export async function stopContainerLocked(svc: CriService, container: Container, timeoutSec: number): Promise<void> {
+  const rt = svc.rt;
+  const { id } = container;
+  const log = svc.logger.with({ containerId: id });
+  const state = containerState(container.status);
+  if (state !== 'CONTAINER_RUNNING' && state !== 'CONTAINER_UNKNOWN') return;
+
+  const task = rt.tasks.get(id);
+  let recorded = containerExitRecorded(rt, id);
+  if (!task) {
+    if (recorded) return recorded;
+    if (state === 'CONTAINER_UNKNOWN') recordUnknownExit(svc, container);
+    else log.warn('running container has no task; nothing to stop');
+    return;
+  }
+  if (!recorded) {
+    watchContainerExit(svc, id, task, containerIOs(rt.containers).get(id));
+    recorded = containerExitRecorded(rt, id)!;
+  }
+
+  if (timeoutSec > 0) {
+    let signal = 15;
+    try {
+      signal = parseSignal(container.metadata.stopSignal || 'SIGTERM');
+    } catch (err) {
+      log.warn('bad stop signal; using SIGTERM', { stopSignal: container.metadata.stopSignal, error: messageOf(err) });
+    }
+    log.info('stopping container', { signal, timeoutSec });
+    await signalTask(task, signal, false);
+    if (await settledWithin(recorded, timeoutSec * 1000)) return;
+    log.info('container did not stop in time; killing it', { timeoutSec });
+  }
+  await signalTask(task, SIGKILL, true);
+  await recorded;
+}
+
+export async function stopContainer(svc: CriService, req: StopContainerRequest__Output): Promise<StopContainerResponse> {
+  const rt = svc.rt;
+  const container = rt.containers.get(req.container_id);
+  const timeoutSec = Math.max(0, Number(req.timeout) || 0);
+  await rt.locks.run(container.id, () => stopContainerLocked(svc, container, timeoutSec));
+  const sandbox = rt.sandboxes.tryGet(container.metadata.sandboxId);
+  if (sandbox) {
+    await rt.hooks.stopContainer?.(hookSandbox(sandbox), hookContainer(container)).catch((err: unknown) => {
+      svc.logger.warn('stop hook failed', { containerId: container.id, error: messageOf(err) });
+    });
+  }
+  return {};
+}
