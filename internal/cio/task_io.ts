@@ -1,0 +1,146 @@
+// The stdio FIFOs of one task (or exec process): created before the shim's Create/Exec, read by
+// us, written by the shim. Lifecycle: create() → hand `paths` to Create/Exec → releaseKeepers()
+// once the shim holds the write ends (after Create for an init process, after Start for an exec;
+// at the latest once the process exited) → done() resolves when the output ended → remove() on
+// delete. Any failure part way through undoes what was done.
+import { mkdirSync, rmSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { closeFd, makeFifo, openFifoKeeper, openFifoReader, openFifoWriter } from './fifo';
+
+export interface StdioPaths {
+  stdin: string;
+  stdout: string;
+  stderr: string;
+  terminal: boolean;
+}
+
+export interface TaskIOOptions {
+  stdin?: boolean;
+  stdout?: boolean;
+  /** Ignored with a terminal: the pty merges stderr into stdout. */
+  stderr?: boolean;
+  terminal?: boolean;
+}
+
+export class TaskIO {
+  private keepers: number[] = [];
+  private readonly ended: Promise<void>;
+
+  private constructor(
+    /** The directory holding this process's FIFOs; remove() deletes it. */
+    readonly dir: string,
+    readonly paths: StdioPaths,
+    readonly stdin: Writable | undefined,
+    readonly stdout: Readable | undefined,
+    readonly stderr: Readable | undefined,
+  ) {
+    const ends = [stdout, stderr].filter((s): s is Readable => s !== undefined).map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          if (s.destroyed || s.readableEnded) resolve();
+          s.once('close', () => resolve());
+          s.once('end', () => resolve());
+        }),
+    );
+    this.ended = Promise.all(ends).then(() => undefined);
+  }
+
+  /**
+   * Makes `<dir>/<id>-stdin|stdout|stderr` FIFOs and opens our ends. Output is buffered until the
+   * caller attaches a consumer (pipe / on('data')); do not pause() before that, or nothing flows.
+   */
+  static create(dir: string, id: string, opts: TaskIOOptions): TaskIO {
+    const terminal = opts.terminal ?? false;
+    const want = { stdin: opts.stdin ?? false, stdout: opts.stdout ?? true, stderr: (opts.stderr ?? true) && !terminal };
+    const undo: Array<() => void> = [];
+    try {
+      if (mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined) {
+        undo.push(() => rmSync(dir, { recursive: true, force: true }));
+      }
+      const paths: StdioPaths = { stdin: '', stdout: '', stderr: '', terminal };
+      const keepers: number[] = [];
+      const openReader = (name: 'stdout' | 'stderr'): Socket => {
+        const path = join(dir, `${id}-${name}`);
+        makeFifo(path);
+        undo.push(() => rmSync(path, { force: true }));
+        const reader = openFifoReader(path);
+        undo.push(() => reader.destroy());
+        const keeper = openFifoKeeper(path);
+        keepers.push(keeper);
+        undo.push(() => closeFd(keeper));
+        paths[name] = path;
+        return reader;
+      };
+      let stdin: Socket | undefined;
+      if (want.stdin) {
+        paths.stdin = join(dir, `${id}-stdin`);
+        makeFifo(paths.stdin);
+        const stdinPath = paths.stdin;
+        undo.push(() => rmSync(stdinPath, { force: true }));
+        stdin = openFifoWriter(paths.stdin);
+        const opened = stdin;
+        undo.push(() => opened.destroy());
+      }
+      const stdout = want.stdout ? openReader('stdout') : undefined;
+      const stderr = want.stderr ? openReader('stderr') : undefined;
+      const io = new TaskIO(dir, paths, stdin, stdout, stderr);
+      io.keepers = keepers;
+      return io;
+    } catch (err) {
+      for (const step of undo.reverse()) step();
+      throw err;
+    }
+  }
+
+  /**
+   * Re-opens existing FIFOs after a restart. The shim still holds the write ends of a live
+   * process, so no keepers are needed.
+   */
+  static attach(dir: string, paths: StdioPaths): TaskIO {
+    const opened: Socket[] = [];
+    try {
+      const open = (path: string): Socket | undefined => {
+        if (!path) return undefined;
+        const reader = openFifoReader(path);
+        opened.push(reader);
+        return reader;
+      };
+      const stdout = open(paths.stdout);
+      const stderr = open(paths.stderr);
+      const stdin = paths.stdin ? openFifoWriter(paths.stdin) : undefined;
+      return new TaskIO(dir, paths, stdin, stdout, stderr);
+    } catch (err) {
+      for (const s of opened) s.destroy();
+      throw err;
+    }
+  }
+
+  /**
+   * Drops our placeholder write ends: from now on EOF means the process side closed. Too early
+   * (before the shim opened its ends) the readers see EOF at once and the shim's open then blocks.
+   */
+  releaseKeepers(): void {
+    for (const fd of this.keepers.splice(0)) closeFd(fd);
+  }
+
+  /** Resolves when stdout and stderr have both reached EOF (or were closed). */
+  done(): Promise<void> {
+    return this.ended;
+  }
+
+  /** Closes our ends (readers stop, stdin gets EOF). Safe to call twice. */
+  close(): void {
+    this.releaseKeepers();
+    this.stdin?.destroy();
+    this.stdout?.destroy();
+    this.stderr?.destroy();
+  }
+
+  /** close() plus removing the FIFOs and their directory. */
+  remove(): void {
+    this.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

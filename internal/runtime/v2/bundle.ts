@@ -1,0 +1,150 @@
+// A task's OCI bundle: <state>/io.containerd.runtime.v2.task/<namespace>/<id>/ holding config.json,
+// rootfs/ (the shim mounts the rootfs here), the `log` FIFO the shim writes to, and the files the
+// shim leaves (address, shim.pid, options.json, runtime). The directory name must be the task id:
+// the shim's `delete` subcommand finds the bundle as dirname(cwd)/<id>.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { alreadyExists, failedPrecondition, invalidArgument, messageOf, notFound } from '../../errdefs/errors';
+import { makeFifo } from '../../cio/fifo';
+import * as sys from '../../sys/fs';
+
+export const TASK_DIR = 'io.containerd.runtime.v2.task';
+
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
+function checkName(kind: string, value: string): void {
+  if (!SAFE_NAME.test(value) || value.includes('..')) {
+    throw invalidArgument(`${kind} ${JSON.stringify(value)} is not a valid name (letters, digits, '_', '.', '-'; at most 128)`);
+  }
+}
+
+export function bundlePath(stateDir: string, namespace: string, id: string): string {
+  checkName('namespace', namespace);
+  checkName('task id', id);
+  return join(stateDir, TASK_DIR, namespace, id);
+}
+
+/** Mount points from /proc/self/mountinfo (field 5, octal escapes decoded). */
+function mountPoints(): string[] {
+  return readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split(' ')[4].replace(/\\([0-7]{3})/g, (_m, oct: string) => String.fromCharCode(parseInt(oct, 8))));
+}
+
+export function isMountPoint(path: string): boolean {
+  return mountPoints().includes(path);
+}
+
+function unmountOnce(path: string, lazy: boolean): void {
+  try {
+    sys.umount2(path, lazy ? sys.MNT_DETACH : 0);
+    return;
+  } catch (err) {
+    // Until the native addon carries umount2, use umount(8); a real errno is a real failure.
+    if (!(err instanceof TypeError) && sys.errnoCode(err) !== 'MODULE_NOT_FOUND') throw err;
+  }
+  const res = spawnSync('umount', lazy ? ['-l', path] : [path], { encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(res.stderr.trim() || `umount ${path} exited ${res.status}`);
+}
+
+/** Peels every mount off `path`; a busy mount is finally detached lazily. */
+export function unmountAll(path: string): void {
+  for (let attempt = 0; attempt < 32 && isMountPoint(path); attempt++) {
+    try {
+      unmountOnce(path, false);
+    } catch (err) {
+      try {
+        unmountOnce(path, true);
+      } catch {
+        throw failedPrecondition(`unmount ${path}: ${messageOf(err)}`, err);
+      }
+    }
+  }
+  if (isMountPoint(path)) throw failedPrecondition(`unmount ${path}: still mounted`);
+}
+
+export class Bundle {
+  private constructor(
+    readonly stateDir: string,
+    readonly namespace: string,
+    readonly id: string,
+    readonly path: string,
+  ) {}
+
+  /** Writes a new bundle; AlreadyExists if the directory is there. Undoes itself on failure. */
+  static create(stateDir: string, namespace: string, id: string, spec: object): Bundle {
+    const path = bundlePath(stateDir, namespace, id);
+    mkdirSync(join(stateDir, TASK_DIR, namespace), { recursive: true, mode: 0o711 });
+    try {
+      mkdirSync(path, { mode: 0o700 });
+    } catch (err) {
+      if (sys.errnoCode(err) === 'EEXIST') throw alreadyExists(`bundle for task ${namespace}/${id} already exists at ${path}`);
+      throw err;
+    }
+    const bundle = new Bundle(stateDir, namespace, id, path);
+    try {
+      writeFileSync(join(path, 'config.json'), JSON.stringify(spec), { mode: 0o600 });
+      mkdirSync(join(path, 'rootfs'), { mode: 0o711 });
+      makeFifo(join(path, 'log'), 0o700);
+      return bundle;
+    } catch (err) {
+      bundle.remove();
+      throw err;
+    }
+  }
+
+  /** An existing bundle (for restart recovery); NotFound when it is missing. */
+  static load(stateDir: string, namespace: string, id: string): Bundle {
+    const path = bundlePath(stateDir, namespace, id);
+    if (!existsSync(join(path, 'config.json'))) throw notFound(`bundle for task ${namespace}/${id} not found at ${path}`);
+    return new Bundle(stateDir, namespace, id, path);
+  }
+
+  /** Every bundle under stateDir, as [namespace, id] pairs. */
+  static list(stateDir: string): Array<{ namespace: string; id: string }> {
+    const root = join(stateDir, TASK_DIR);
+    if (!existsSync(root)) return [];
+    return readdirSync(root).flatMap((namespace) =>
+      readdirSync(join(root, namespace)).map((id) => ({ namespace, id })),
+    );
+  }
+
+  get rootfs(): string {
+    return join(this.path, 'rootfs');
+  }
+
+  get logPath(): string {
+    return join(this.path, 'log');
+  }
+
+  /** The shim's ttRPC address the shim wrote at start, if any. */
+  readAddress(): string | undefined {
+    try {
+      return readFileSync(join(this.path, 'address'), 'utf8').trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  readSpec(): Record<string, unknown> {
+    return JSON.parse(readFileSync(join(this.path, 'config.json'), 'utf8')) as Record<string, unknown>;
+  }
+
+  /**
+   * Unmounts rootfs if the shim left it mounted, then deletes the bundle. The rootfs directory is
+   * removed with rmdir, never recursively, so a mount we failed to see can never lose data.
+   */
+  remove(): void {
+    if (!existsSync(this.path)) return;
+    unmountAll(this.rootfs);
+    try {
+      rmdirSync(this.rootfs);
+    } catch (err) {
+      const code = sys.errnoCode(err);
+      if (code !== 'ENOENT') throw failedPrecondition(`remove bundle ${this.path}: rootfs: ${messageOf(err)}`, err);
+    }
+    rmSync(this.path, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,43 @@
+// Runtime name → shim binary, as Runtime v2 specifies: an absolute path is used as is; a URI-like
+// name "io.containerd.runc.v2" becomes "containerd-shim-runc-v2" (last two dot-separated parts),
+// looked up on PATH.
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { invalidArgument, notFound } from '../../errdefs/errors';
+
+/** The shim binary name for a URI-like runtime name, or undefined if the name has no two parts. */
+export function shimBinaryName(runtime: string): string | undefined {
+  const parts = runtime.split('.');
+  if (parts.length < 2 || parts[0] === '' || parts.some((p) => p === '' || p.includes('/'))) return undefined;
+  return `containerd-shim-${parts[parts.length - 2]}-${parts[parts.length - 1]}`;
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves `runtime` to an executable path; throws NotFound naming the binary and the runtime. */
+export function resolveShimBinary(runtime: string, searchPath = process.env.PATH ?? ''): string {
+  if (isAbsolute(runtime)) {
+    if (!isExecutableFile(runtime)) throw notFound(`runtime ${JSON.stringify(runtime)}: shim binary not installed or not executable`);
+    return runtime;
+  }
+  const name = shimBinaryName(runtime);
+  if (!name) {
+    throw invalidArgument(
+      `invalid runtime name ${JSON.stringify(runtime)}: use a name like io.containerd.runc.v2 or an absolute path to the shim`,
+    );
+  }
+  for (const dir of searchPath.split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  throw notFound(`runtime ${JSON.stringify(runtime)}: binary ${JSON.stringify(name)} not installed (searched PATH)`);
+}

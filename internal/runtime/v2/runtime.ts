@@ -1,0 +1,215 @@
+// RuntimeV2: the facade the CRI layer calls. createTask writes the bundle, starts (or joins) a shim
+// and creates the task in it; loadTask reconnects after a restart. Every step of createTask is
+// undone, last first, when a later step fails.
+import { packAny, TypeNames } from '../../api/containerd';
+import type { Mount } from '../../api/gen/containerd/types/Mount';
+import type { DeleteResponse__Output } from '../../api/gen/containerd/task/v2/DeleteResponse';
+import type { Options } from '../../api/gen/containerd/runc/v1/Options';
+import { isNotFound, messageOf, wrap } from '../../errdefs/errors';
+import type { EventBus } from '../../events/bus';
+import { dateToTimestamp } from '../../events/types';
+import type { Logger } from '../../log/logger';
+import { silentLogger } from '../../log/logger';
+import { Bundle } from './bundle';
+import { resolveShimBinary } from './resolve';
+import { ShimManager, type ShimConnection } from './shim_manager';
+import { ShimLog } from './shim_log';
+import { exitOf, Task, type ProcessStdio, type TaskHost } from './task';
+
+export const DEFAULT_RUNTIME = 'io.containerd.runc.v2';
+
+export interface RuntimeV2Config {
+  /** Bundles live under <stateDir>/io.containerd.runtime.v2.task/<namespace>/<id>. */
+  stateDir: string;
+  /** berth's own API socket address, given to shims as -address / GRPC_ADDRESS. */
+  address: string;
+  /** The events ttRPC socket (EventsServer.listen), given to shims as TTRPC_ADDRESS. */
+  ttrpcAddress: string;
+  /** Where lost-task exits are published (the same bus the events server feeds). */
+  events: EventBus;
+  logger?: Logger;
+  /** Passed as -publish-binary; the runc shim of containerd ≥ 1.6 publishes over TTRPC_ADDRESS instead. */
+  publishBinary?: string;
+  /** Passes -debug to shims (their log then carries debug lines). */
+  debug?: boolean;
+  /** PATH used to find shim binaries; defaults to process.env.PATH. */
+  searchPath?: string;
+}
+
+export interface CreateTaskOptions {
+  id: string;
+  namespace: string;
+  /** The OCI runtime spec, written as config.json. Tasks whose spec carries the annotation
+   * io.kubernetes.cri.sandbox-id = S share the shim of S's task. */
+  spec: object;
+  /** Mounts the shim stacks on <bundle>/rootfs (e.g. one overlay mount). */
+  rootfs: Mount[];
+  stdio?: ProcessStdio;
+  /** "io.containerd.runc.v2" or an absolute path to a shim binary. */
+  runtimeName?: string;
+  /** containerd.runc.v1.Options: binary_name, root, systemd_cgroup, ... */
+  runcOptions?: Options;
+}
+
+export interface LoadTaskOptions {
+  namespace: string;
+  id: string;
+  runtimeName?: string;
+}
+
+function key(namespace: string, id: string): string {
+  return `${namespace}/${id}`;
+}
+
+export class RuntimeV2 implements TaskHost {
+  readonly shims: ShimManager;
+  private readonly tasks = new Map<string, Task>();
+  private readonly log: Logger;
+
+  constructor(private readonly config: RuntimeV2Config) {
+    this.log = config.logger ?? silentLogger;
+    this.shims = new ShimManager(
+      {
+        address: config.address,
+        ttrpcAddress: config.ttrpcAddress,
+        publishBinary: config.publishBinary ?? '/bin/false',
+        debug: config.debug ?? false,
+        logger: this.log,
+      },
+      (bundle, exit) => this.onTaskLost(bundle, exit),
+    );
+  }
+
+  get(namespace: string, id: string): Task | undefined {
+    return this.tasks.get(key(namespace, id));
+  }
+
+  list(): Task[] {
+    return [...this.tasks.values()];
+  }
+
+  forget(task: Task): void {
+    if (this.tasks.get(key(task.namespace, task.id)) === task) this.tasks.delete(key(task.namespace, task.id));
+  }
+
+  async createTask(opts: CreateTaskOptions): Promise<Task> {
+    const runtime = opts.runtimeName ?? DEFAULT_RUNTIME;
+    const binary = resolveShimBinary(runtime, this.config.searchPath);
+    const options = opts.runcOptions ? packAny(TypeNames.RuncOptions, opts.runcOptions) : undefined;
+    const undo: Array<() => Promise<void> | void> = [];
+    const log = this.log.with({ namespace: opts.namespace, taskId: opts.id });
+    try {
+      const bundle = Bundle.create(this.config.stateDir, opts.namespace, opts.id, opts.spec);
+      undo.push(() => bundle.remove());
+      // The shim opens `log` for writing when it starts serving: we must already be reading.
+      const shimLog = ShimLog.open(bundle.logPath, log);
+      undo.push(() => shimLog.close());
+      const conn = await this.shims.start(bundle, binary, options);
+      undo.push(() => this.abandon(conn, bundle, binary));
+      const stdio = opts.stdio ?? {};
+      const created = await conn.tasks.create({
+        id: opts.id,
+        bundle: bundle.path,
+        rootfs: opts.rootfs,
+        terminal: stdio.terminal ?? false,
+        stdin: stdio.stdin ?? '',
+        stdout: stdio.stdout ?? '',
+        stderr: stdio.stderr ?? '',
+        options,
+      });
+      const task = new Task(this, bundle, conn, created.pid, shimLog);
+      this.tasks.set(key(opts.namespace, opts.id), task);
+      log.debug('task created', { pid: created.pid, shim: conn.address });
+      return task;
+    } catch (err) {
+      for (const step of undo.reverse()) {
+        try {
+          await step();
+        } catch (undoErr) {
+          log.error('undo after failed task create', { error: messageOf(undoErr) });
+        }
+      }
+      throw wrap(err, `create task ${opts.namespace}/${opts.id} (runtime ${runtime})`);
+    }
+  }
+
+  /**
+   * Reattaches to a task after a restart through its bundle's `address`. If its shim cannot be
+   * reached, runs `delete` and returns the task already lost (wait() gives the exit status).
+   */
+  async loadTask(opts: LoadTaskOptions): Promise<Task> {
+    const existing = this.get(opts.namespace, opts.id);
+    if (existing) return existing;
+    const binary = resolveShimBinary(opts.runtimeName ?? DEFAULT_RUNTIME, this.config.searchPath);
+    const bundle = Bundle.load(this.config.stateDir, opts.namespace, opts.id);
+    const log = this.log.with({ namespace: opts.namespace, taskId: opts.id });
+    const shimLog = ShimLog.open(bundle.logPath, log);
+    let conn: ShimConnection | undefined;
+    try {
+      conn = await this.shims.reconnect(bundle, binary);
+      const info = await conn.tasks.connect({ id: opts.id });
+      const task = new Task(this, bundle, conn, info.task_pid, shimLog);
+      this.tasks.set(key(opts.namespace, opts.id), task);
+      return task;
+    } catch (err) {
+      log.warn('cannot reach the task shim; cleaning up with delete', { error: messageOf(err) });
+      if (conn) conn.members.delete(opts.id);
+      const exit = await this.shims.deleteWithBinary(bundle, binary).catch((e: unknown): DeleteResponse__Output => {
+        log.error('shim delete failed', { error: messageOf(e) });
+        return { pid: 0, exit_status: 137, exited_at: null };
+      });
+      const task = new Task(this, bundle, undefined, 0, shimLog);
+      task.markLost(exit);
+      this.tasks.set(key(opts.namespace, opts.id), task);
+      if (conn && conn.members.size === 0) await this.shims.release(conn, opts.id);
+      return task;
+    }
+  }
+
+  /** loadTask for every bundle on disk; `runtimeOf` names each task's runtime (default runc v2). */
+  async loadAll(runtimeOf: (namespace: string, id: string) => string = () => DEFAULT_RUNTIME): Promise<Task[]> {
+    const loaded: Task[] = [];
+    for (const { namespace, id } of Bundle.list(this.config.stateDir)) {
+      try {
+        loaded.push(await this.loadTask({ namespace, id, runtimeName: runtimeOf(namespace, id) }));
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        this.log.warn('skipping unloadable bundle', { namespace, id, error: messageOf(err) });
+      }
+    }
+    return loaded;
+  }
+
+  /** Disconnects from every shim; shims and their containers keep running. */
+  close(): Promise<void> {
+    return this.shims.closeAll();
+  }
+
+  /** Undo of a failed Create: forget the task in the shim, release the shim, run `delete`. */
+  private async abandon(conn: ShimConnection, bundle: Bundle, binary: string): Promise<void> {
+    await conn.tasks.delete({ id: bundle.id }).catch(() => undefined);
+    await this.shims.release(conn, bundle.id);
+    // Belt and braces: runc delete --force and rootfs unmount, whatever state Create left.
+    await this.shims.deleteWithBinary(bundle, binary).catch(() => undefined);
+  }
+
+  private onTaskLost(bundle: Bundle, exit: DeleteResponse__Output): void {
+    const task = this.get(bundle.namespace, bundle.id);
+    const status = task ? task.markLost(exit) : exitOf(exit);
+    // Report it as the shim would have: consumers see an exit either way.
+    this.config.events.publish({
+      kind: 'TaskExit',
+      topic: '/tasks/exit',
+      namespace: bundle.namespace,
+      timestamp: new Date(),
+      containerId: bundle.id,
+      event: {
+        container_id: bundle.id,
+        id: bundle.id,
+        pid: status.pid,
+        exit_status: status.exitStatus,
+        exited_at: dateToTimestamp(status.exitedAt),
+      },
+    });
+  }
+}

@@ -1,0 +1,205 @@
+// Starts, connects to, shares, shuts down and cleans up after shims. One ttRPC connection per shim
+// address: tasks of one pod (same io.kubernetes.cri.sandbox-id annotation) get the same address
+// back from `start`, so they share the connection too. A connection that dies while we did not
+// ask for it means the shim died: every task it served gets the `delete` subcommand (runc delete,
+// rootfs unmount) and is reported lost with the exit status `delete` returns.
+import { createConnection } from 'node:net';
+import { rmSync } from 'node:fs';
+import type { DeleteResponse__Output } from '../../api/gen/containerd/task/v2/DeleteResponse';
+import type { Any__Output } from '../../api/gen/google/protobuf/Any';
+import { isUnavailable, messageOf, notFound } from '../../errdefs/errors';
+import type { Logger } from '../../log/logger';
+import { socketPathOf, TtrpcClient } from '../../ttrpc/client';
+import type { Bundle } from './bundle';
+import { shimDelete, shimStart, type ShimInvocation } from './shim_process';
+import { TaskClient } from './task_client';
+
+export interface ShimManagerConfig {
+  /** berth's own API address, passed as -address (decides the shim's socket path). */
+  address: string;
+  /** Events ttRPC socket, passed as TTRPC_ADDRESS. */
+  ttrpcAddress: string;
+  publishBinary: string;
+  debug: boolean;
+  logger: Logger;
+}
+
+interface Member {
+  bundle: Bundle;
+  binary: string;
+}
+
+/** Called after a dead shim's task was cleaned up with `delete`. */
+export type LostTaskHandler = (bundle: Bundle, exit: DeleteResponse__Output) => void;
+
+export class ShimConnection {
+  readonly members = new Map<string, Member>();
+  /** Set before we close or shut the shim down ourselves, so the close is not taken as a death. */
+  expectedClose = false;
+
+  constructor(
+    readonly address: string,
+    readonly namespace: string,
+    readonly tasks: TaskClient,
+  ) {}
+
+  get closed(): boolean {
+    return this.tasks.ttrpc.closed;
+  }
+}
+
+const SHUTDOWN_WAIT_MS = 5_000;
+
+/** Removes a shim socket file nobody listens on any more (the shim died before removing it). */
+async function removeStaleSocket(address: string): Promise<void> {
+  const path = socketPathOf(address);
+  const alive = await new Promise<boolean>((resolve) => {
+    const probe = createConnection({ path });
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+  if (!alive) rmSync(path, { force: true });
+}
+
+function waitClosed(client: TtrpcClient, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    client.onClose(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+export class ShimManager {
+  private readonly connections = new Map<string, Promise<ShimConnection>>();
+  private readonly cleanups = new Set<Promise<void>>();
+
+  constructor(
+    private readonly config: ShimManagerConfig,
+    private readonly onLost: LostTaskHandler,
+  ) {}
+
+  invocation(bundle: Bundle, binary: string): ShimInvocation {
+    return {
+      binary,
+      namespace: bundle.namespace,
+      id: bundle.id,
+      bundle: bundle.path,
+      address: this.config.address,
+      ttrpcAddress: this.config.ttrpcAddress,
+      publishBinary: this.config.publishBinary,
+      debug: this.config.debug,
+    };
+  }
+
+  /** Runs `start` for a new task and joins it to the (possibly shared) shim's connection. */
+  async start(bundle: Bundle, binary: string, options?: Any__Output): Promise<ShimConnection> {
+    const address = await shimStart(this.invocation(bundle, binary), options);
+    const conn = await this.connectAddress(address, bundle.namespace);
+    conn.members.set(bundle.id, { bundle, binary });
+    return conn;
+  }
+
+  /** Reconnects to a task's shim through the `address` file in its bundle (restart recovery). */
+  async reconnect(bundle: Bundle, binary: string): Promise<ShimConnection> {
+    const address = bundle.readAddress();
+    if (!address) throw notFound(`task ${bundle.namespace}/${bundle.id}: bundle ${bundle.path} has no shim address`);
+    const conn = await this.connectAddress(address, bundle.namespace);
+    conn.members.set(bundle.id, { bundle, binary });
+    return conn;
+  }
+
+  /** The `delete` subcommand for a task whose shim is gone (or never answered). */
+  async deleteWithBinary(bundle: Bundle, binary: string): Promise<DeleteResponse__Output> {
+    return shimDelete(this.invocation(bundle, binary));
+  }
+
+  /**
+   * Drops a task from its shim; when it was the last one, asks the shim to shut down, waits for
+   * it to hang up, and removes a socket it left behind.
+   */
+  async release(conn: ShimConnection, id: string): Promise<void> {
+    conn.members.delete(id);
+    if (conn.members.size > 0 || conn.closed) return;
+    conn.expectedClose = true;
+    this.connections.delete(conn.address);
+    try {
+      await conn.tasks.shutdown({ id, now: false });
+    } catch (err) {
+      // The shim exits while answering; a lost reply is the normal outcome.
+      if (!isUnavailable(err)) this.config.logger.warn('shim shutdown failed', { address: conn.address, id, error: messageOf(err) });
+    }
+    await waitClosed(conn.tasks.ttrpc, SHUTDOWN_WAIT_MS);
+    conn.tasks.ttrpc.close();
+    await removeStaleSocket(conn.address);
+  }
+
+  /** Closes every connection without stopping shims (berth is going away; shims keep running). */
+  async closeAll(): Promise<void> {
+    const conns = await Promise.allSettled([...this.connections.values()]);
+    this.connections.clear();
+    for (const c of conns) {
+      if (c.status !== 'fulfilled') continue;
+      c.value.expectedClose = true;
+      c.value.tasks.ttrpc.close();
+    }
+    await Promise.allSettled([...this.cleanups]);
+  }
+
+  /** Resolves once every dead-shim cleanup started so far has finished. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.cleanups]);
+  }
+
+  private connectAddress(address: string, namespace: string): Promise<ShimConnection> {
+    const existing = this.connections.get(address);
+    if (existing) {
+      return existing.then(
+        (conn) => (conn.closed ? this.freshConnection(address, namespace) : conn),
+        () => this.freshConnection(address, namespace),
+      );
+    }
+    return this.freshConnection(address, namespace);
+  }
+
+  private freshConnection(address: string, namespace: string): Promise<ShimConnection> {
+    const pending = TtrpcClient.connect(address, { metadata: { 'containerd-namespace-ttrpc': namespace } }).then((client) => {
+      const conn = new ShimConnection(address, namespace, new TaskClient(client));
+      client.onClose((reason) => {
+        if (conn.expectedClose) return;
+        this.config.logger.warn('shim connection lost; cleaning up its tasks', { address, namespace, reason: reason?.message });
+        const cleanup = this.cleanupDeadShim(conn).finally(() => this.cleanups.delete(cleanup));
+        this.cleanups.add(cleanup);
+      });
+      return conn;
+    });
+    this.connections.set(address, pending);
+    pending.catch(() => {
+      if (this.connections.get(address) === pending) this.connections.delete(address);
+    });
+    return pending;
+  }
+
+  private async cleanupDeadShim(conn: ShimConnection): Promise<void> {
+    const current = this.connections.get(conn.address);
+    if (current && (await current.catch(() => undefined)) === conn) this.connections.delete(conn.address);
+    const members = [...conn.members.values()];
+    conn.members.clear();
+    for (const { bundle, binary } of members) {
+      let exit: DeleteResponse__Output;
+      try {
+        exit = await this.deleteWithBinary(bundle, binary);
+      } catch (err) {
+        this.config.logger.error('shim delete after shim death failed', { id: bundle.id, namespace: bundle.namespace, error: messageOf(err) });
+        // SIGKILL's status: the process is gone as far as anyone can tell.
+        exit = { pid: 0, exit_status: 137, exited_at: null };
+      }
+      this.onLost(bundle, exit);
+    }
+    await removeStaleSocket(conn.address);
+  }
+}

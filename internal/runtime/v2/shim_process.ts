@@ -1,0 +1,109 @@
+// Invocations of the shim binary with the legacy (containerd ≤ 2.2) bootstrap: flags, a few
+// environment variables and the runtime options Any on stdin. `start` prints the ttRPC address of
+// a new (or the group's existing) shim; `delete` cleans up after a shim we can no longer reach.
+import { spawn } from 'node:child_process';
+import { codec, encodeAny } from '../../api/containerd';
+import type { DeleteResponse, DeleteResponse__Output } from '../../api/gen/containerd/task/v2/DeleteResponse';
+import type { Any__Output } from '../../api/gen/google/protobuf/Any';
+import { deadlineExceeded, internal, unimplemented } from '../../errdefs/errors';
+
+export interface ShimInvocation {
+  binary: string;
+  /** containerd namespace of the task. */
+  namespace: string;
+  id: string;
+  /** The bundle directory; also the working directory of every invocation. */
+  bundle: string;
+  /** berth's own API address; the shim hashes it (with namespace and group id) into its socket path. */
+  address: string;
+  /** Where the shim publishes events (our events ttRPC server). */
+  ttrpcAddress: string;
+  publishBinary: string;
+  debug: boolean;
+}
+
+interface RunResult {
+  stdout: Buffer;
+  stderr: string;
+}
+
+const COMMAND_TIMEOUT_MS = 30_000;
+
+function commandLine(inv: ShimInvocation, tail: string[]): string[] {
+  const args = ['-namespace', inv.namespace, '-address', inv.address, '-publish-binary', inv.publishBinary, '-id', inv.id];
+  if (inv.debug) args.push('-debug');
+  return [...args, ...tail];
+}
+
+function run(inv: ShimInvocation, tail: string[], stdin: Buffer): Promise<RunResult> {
+  const args = commandLine(inv, tail);
+  const what = `${inv.binary} ${tail[tail.length - 1]} (task ${inv.namespace}/${inv.id})`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(inv.binary, args, {
+      cwd: inv.bundle,
+      env: {
+        ...process.env,
+        TTRPC_ADDRESS: inv.ttrpcAddress,
+        GRPC_ADDRESS: inv.address,
+        NAMESPACE: inv.namespace,
+        MAX_SHIM_VERSION: '2',
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.stdin.on('error', () => undefined); // the shim may exit without reading stdin
+    child.stdin.end(stdin);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(deadlineExceeded(`${what}: no answer within ${COMMAND_TIMEOUT_MS}ms`));
+    }, COMMAND_TIMEOUT_MS);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(internal(`${what}: ${e.message}`, e));
+    });
+    // 'close' waits for stdout to drain; the Go shim's daemon child does not inherit our pipes.
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const stderr = Buffer.concat(err).toString('utf8').trim();
+      if (code !== 0) {
+        reject(internal(`${what} failed (${signal ?? `exit ${code}`}): ${stderr || 'no output'}`));
+        return;
+      }
+      resolve({ stdout: Buffer.concat(out), stderr });
+    });
+  });
+}
+
+/** Parses `start` output: a bare address or {"version":2,"address":...,"protocol":"ttrpc"}. */
+export function parseStartOutput(stdout: string): string {
+  const text = stdout.trim();
+  if (!text) throw internal('shim start printed no address');
+  if (!text.startsWith('{')) return text;
+  let params: { version?: number; address?: string; protocol?: string };
+  try {
+    params = JSON.parse(text) as typeof params;
+  } catch (e) {
+    throw internal(`shim start printed unparsable bootstrap params: ${text}`, e);
+  }
+  if (params.version !== undefined && params.version !== 2) throw unimplemented(`shim bootstrap version ${params.version} is not supported`);
+  if (params.protocol !== undefined && params.protocol !== 'ttrpc') throw unimplemented(`shim protocol ${params.protocol} is not supported (ttrpc only)`);
+  if (!params.address) throw internal(`shim start printed no address: ${text}`);
+  return params.address;
+}
+
+/** Runs `<shim> ... start`; returns the ttRPC address to connect to. */
+export async function shimStart(inv: ShimInvocation, options?: Any__Output): Promise<string> {
+  const { stdout } = await run(inv, ['start'], options ? encodeAny(options) : Buffer.alloc(0));
+  return parseStartOutput(stdout.toString('utf8'));
+}
+
+const deleteResponse = codec<DeleteResponse, DeleteResponse__Output>('containerd.task.v2.DeleteResponse');
+
+/** Runs `<shim> ... -bundle <path> delete`: runc delete --force and unmount of rootfs. */
+export async function shimDelete(inv: ShimInvocation): Promise<DeleteResponse__Output> {
+  const { stdout } = await run(inv, ['-bundle', inv.bundle, 'delete'], Buffer.alloc(0));
+  return deleteResponse.decode(stdout);
+}
