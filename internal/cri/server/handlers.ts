@@ -29,6 +29,7 @@ import { listPodSandboxStats } from './sandbox_stats_list';
 import { podSandboxStatus } from './sandbox_status';
 import { stopPodSandbox } from './sandbox_stop';
 import { status } from './status';
+import { updateRuntimeConfig } from './update_runtime_config';
 import { version } from './version';
 
 export function berthHandlers(): HandlerRegistry {
@@ -37,6 +38,7 @@ export function berthHandlers(): HandlerRegistry {
       Version: version,
       Status: status,
       RuntimeConfig: runtimeConfig,
+      UpdateRuntimeConfig: updateRuntimeConfig,
       RunPodSandbox: runPodSandbox,
       StopPodSandbox: stopPodSandbox,
       RemovePodSandbox: removePodSandbox,
