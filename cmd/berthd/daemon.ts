@@ -15,6 +15,7 @@ import { berthHandlers } from '../../internal/cri/server/handlers';
 import type { HandlerRegistry } from '../../internal/cri/server/registry';
 import { CriService } from '../../internal/cri/server/service';
 import { buildRuntimeDeps } from './runtime_deps';
+import { acquireRootLock } from './root_lock';
 import { recover } from '../../internal/cri/server/recover';
 import { reattachContainerIO } from '../../internal/cri/server/container_start';
 import { watchContainerExit } from '../../internal/cri/server/container_stop';
@@ -98,6 +99,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       // First: a second daemon on a live socket must leave the first one's files and DB alone.
       await claimSocketPath(config.address);
       mkdirSync(config.root, { recursive: true, mode: 0o711 });
+      undo.push(acquireRootLock(config.root));
       mkdirSync(config.state, { recursive: true, mode: 0o711 });
 
       db = MetadataDB.open(join(config.root, 'metadata.db'));

@@ -112,6 +112,18 @@ describe('berthd serving', () => {
     expect((await client.runtime.Version({})).runtime_name).toBe('berth');
   });
 
+  it('refuses a second berthd on the same root with another socket', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'berthd-sameroot-'));
+    try {
+      const run = await runBerthdToExit({ dir: other, args: ['--root', daemon.root] });
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain(`root ${daemon.root} is in use by berthd pid ${daemon.pid}`);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+    expect((await client.runtime.Version({})).runtime_name).toBe('berth');
+  });
+
   it('is reachable with berthctl version and status', async () => {
     const v = await berthctl('--address', daemon.socket, 'version');
     expect(v.code).toBe(0);
