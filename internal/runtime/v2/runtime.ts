@@ -181,8 +181,10 @@ export class RuntimeV2 implements TaskHost {
   }
 
   /** Disconnects from every shim; shims and their containers keep running. */
-  close(): Promise<void> {
-    return this.shims.closeAll();
+  async close(): Promise<void> {
+    for (const task of this.tasks.values()) task.detach();
+    this.tasks.clear();
+    await this.shims.closeAll();
   }
 
   /** Undo of a failed Create: forget the task in the shim, release the shim, run `delete`. */

@@ -150,6 +150,11 @@ export class ShimManager {
     await Promise.allSettled([...this.cleanups]);
   }
 
+  /** Open shim connections (one per shim address, whatever the number of tasks on it). */
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
   /** Resolves once every dead-shim cleanup started so far has finished. */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.cleanups]);

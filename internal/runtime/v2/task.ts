@@ -207,6 +207,11 @@ export class Task {
     return exit;
   }
 
+  /** Stops forwarding the shim's log (berth is disconnecting; the task keeps running). */
+  detach(): void {
+    this.shimLog?.close();
+  }
+
   /** Internal: one RPC on the shim, errors wrapped with the task's name. */
   async call<T>(what: string, fn: (conn: ShimConnection) => Promise<T>): Promise<T> {
     try {

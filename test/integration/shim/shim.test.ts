@@ -1,6 +1,7 @@
 // The Runtime v2 client against the real containerd-shim-runc-v2 and runc, on a real overlay rootfs.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TaskIO } from '../../../internal/cio/task_io';
 import { BerthError } from '../../../internal/errdefs/errors';
 import type { TaskEvent } from '../../../internal/events/types';
 import { RuntimeV2 } from '../../../internal/runtime/v2/runtime';
@@ -137,7 +138,10 @@ describe('signals', () => {
     await task.start();
     // Wait until both children are there (pids grows from 1 to 3).
     let pids = await task.pids();
-    while (pids.length < 3) pids = await task.pids();
+    while (pids.length < 3) {
+      await new Promise((r) => setTimeout(r, 20));
+      pids = await task.pids();
+    }
     const all = pids.map((p) => p.pid);
     await task.kill(9, { all: true });
     expect((await waited).exitStatus).toBe(137);
@@ -163,6 +167,7 @@ describe('shim sharing', () => {
     // The shim wrote the same address into both bundles (the runc shim 1.6 writes no shim.pid).
     expect(readFileSync(join(b.bundle.path, 'address'), 'utf8')).toBe(readFileSync(join(a.bundle.path, 'address'), 'utf8'));
     expect(shimPids(world.namespace).sort()).toEqual([ia.shimPid, ic.shimPid].sort());
+    expect(world.runtime.shims.connectionCount).toBe(2); // one ttRPC connection per shim
 
     // Deleting the pod's first task keeps the shared shim serving the second.
     await a.kill(9);
@@ -253,11 +258,20 @@ describe('failures', () => {
 });
 
 describe('restart recovery', () => {
-  it('reconnects to a running task through the bundle address after the client went away', async () => {
-    const task = await world.createTask('t-reload', { args: ['sleep', '1000'] });
+  it('reconnects to a running task through the bundle address and re-attaches its output FIFOs', async () => {
+    const first = world.io('t-reload');
+    const task = await world.createTask(
+      't-reload',
+      { args: ['sh', '-c', 'trap "echo bye; exit 5" TERM; echo hello; while true; do sleep 1; done'] },
+      first,
+    );
+    const hello = new Promise<string>((resolve) => first.stdout?.once('data', (d: Buffer) => resolve(d.toString())));
     await task.start();
+    expect(await hello).toBe('hello\n');
     const { shimPid } = await task.connectInfo();
+    // berth goes away: connections and our FIFO ends close, the shim and container keep running.
     await world.runtime.close();
+    first.close();
 
     const again = new RuntimeV2(world.runtimeConfig);
     const [loaded] = await again.loadAll();
@@ -267,9 +281,13 @@ describe('restart recovery', () => {
     expect((await loaded.state()).status).toBe('RUNNING');
     expect((await loaded.connectInfo()).shimPid).toBe(shimPid);
 
+    const io = TaskIO.attach(first.dir, first.paths);
+    const out = collect(io.stdout);
     const waited = loaded.wait();
-    await loaded.kill(9);
-    expect((await waited).exitStatus).toBe(137);
+    await loaded.kill(15);
+    expect((await waited).exitStatus).toBe(5);
+    expect(await out).toBe('bye\n');
+    io.close();
     await loaded.delete();
     await again.close();
     expectNothingLeft(loaded.shimAddress, [task.pid]);
