@@ -1,21 +1,22 @@
-// The gRPC services berthd serves, loaded at run time from our own .proto files in api/ (the
+// The gRPC services berthd serves, built at run time from our own .proto files in api/ (the
 // generated types in gen/ describe them): CRI runtime.v1 RuntimeService and ImageService, and
-// berth.admin.v1.Admin. Options match `make gen`, so values have the generated shapes: field names
-// as in the .proto, 64-bit integers as decimal strings, enums as their names, defaults filled in.
+// berth.admin.v1.Admin. Messages convert as `make gen` describes them (and as proto-loader would):
+// field names as in the .proto, 64-bit integers as decimal strings, enums as their names, defaults
+// filled in. We build the grpc-js definitions from protobufjs ourselves instead of through
+// proto-loader: it serialises a descriptor for every message type (and brings a second protobufjs),
+// which cost berthd about 20 MiB of resident memory for nothing grpc-js uses.
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import type { ProtoGrpcType as AdminProto } from './gen/admin';
-import type { ProtoGrpcType as CriProto } from './gen/api';
+import { dirname, isAbsolute, join } from 'node:path';
+import * as protobuf from 'protobufjs';
 import type { AdminClient, AdminDefinition } from './gen/berth/admin/v1/Admin';
 import type { ImageServiceClient, ImageServiceDefinition } from './gen/runtime/v1/ImageService';
 import type { RuntimeServiceClient, RuntimeServiceDefinition } from './gen/runtime/v1/RuntimeService';
 
 export type { AdminClient, AdminDefinition, ImageServiceClient, ImageServiceDefinition, RuntimeServiceClient, RuntimeServiceDefinition };
 
-export const LOADER_OPTIONS: protoLoader.Options = {
-  keepCase: true,
+/** How decoded messages are shaped (the options `make gen` gives proto-loader-gen-types). */
+export const CONVERSION_OPTIONS: protobuf.IConversionOptions = {
   longs: String,
   enums: String,
   defaults: true,
@@ -38,15 +39,69 @@ export function protoDir(): string {
   return join(repoRoot(), 'api');
 }
 
-function load<T>(file: string): T {
-  const definition = protoLoader.loadSync(join(protoDir(), file), { ...LOADER_OPTIONS, includeDirs: [protoDir()] });
-  return grpc.loadPackageDefinition(definition) as unknown as T;
-}
+/** A service constructor as grpc-js makes it, with its definition at `.service`. */
+type ServiceConstructor<Client, Definition> = (new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => Client) & {
+  service: Definition;
+};
 
 export interface BerthServices {
-  runtime: CriProto['runtime']['v1']['RuntimeService'];
-  image: CriProto['runtime']['v1']['ImageService'];
-  admin: AdminProto['berth']['admin']['v1']['Admin'];
+  runtime: ServiceConstructor<RuntimeServiceClient, RuntimeServiceDefinition>;
+  image: ServiceConstructor<ImageServiceClient, ImageServiceDefinition>;
+  admin: ServiceConstructor<AdminClient, AdminDefinition>;
+}
+
+function loadRoot(files: readonly string[]): protobuf.Root {
+  const base = protoDir();
+  const root = new protobuf.Root();
+  // Imports are relative to api/; protobufjs serves google/protobuf/* from its bundled copies.
+  root.resolvePath = (_origin, target) => (isAbsolute(target) ? target : join(base, target));
+  root.loadSync(files.map((f) => join(base, f)), { keepCase: true });
+  root.resolveAll();
+  return root;
+}
+
+/** lodash-style camelCase of a method name ("ImageFSInfo" -> "imageFsInfo"), as proto-loader names the alias. */
+function camelCase(name: string): string {
+  const words = name.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [name];
+  return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1).toLowerCase())).join('');
+}
+
+function serializer(type: protobuf.Type): grpc.serialize<unknown> {
+  return (value) => {
+    if (Array.isArray(value)) throw new Error(`cannot serialize an array as ${type.fullName.slice(1)}`);
+    return Buffer.from(type.encode(type.fromObject(value as Record<string, unknown>)).finish());
+  };
+}
+
+function deserializer(type: protobuf.Type): grpc.deserialize<unknown> {
+  return (bytes) => type.toObject(type.decode(bytes), CONVERSION_OPTIONS);
+}
+
+function serviceDefinition(service: protobuf.Service): grpc.ServiceDefinition {
+  const name = service.fullName.slice(1); // protobufjs full names start with "."
+  const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  for (const method of service.methodsArray) {
+    const request = method.resolvedRequestType as protobuf.Type;
+    const response = method.resolvedResponseType as protobuf.Type;
+    definition[method.name] = {
+      path: `/${name}/${method.name}`,
+      requestStream: method.requestStream === true,
+      responseStream: method.responseStream === true,
+      requestSerialize: serializer(request),
+      requestDeserialize: deserializer(request),
+      responseSerialize: serializer(response),
+      responseDeserialize: deserializer(response),
+      originalName: camelCase(method.name),
+    };
+  }
+  return definition;
+}
+
+function serviceConstructor<Client, Definition>(root: protobuf.Root, fullName: string): ServiceConstructor<Client, Definition> {
+  const service = root.lookupService(fullName);
+  const definition = serviceDefinition(service);
+  const ctor = grpc.makeGenericClientConstructor(definition, fullName);
+  return ctor as unknown as ServiceConstructor<Client, Definition>;
 }
 
 let cached: BerthServices | undefined;
@@ -54,12 +109,11 @@ let cached: BerthServices | undefined;
 /** Service constructors (clients) and their definitions (`.service`, for servers); loaded once. */
 export function berthServices(): BerthServices {
   if (cached === undefined) {
-    const cri = load<CriProto>('runtime/v1/api.proto');
-    const admin = load<AdminProto>('berth/admin/v1/admin.proto');
+    const root = loadRoot(['runtime/v1/api.proto', 'berth/admin/v1/admin.proto']);
     cached = {
-      runtime: cri.runtime.v1.RuntimeService,
-      image: cri.runtime.v1.ImageService,
-      admin: admin.berth.admin.v1.Admin,
+      runtime: serviceConstructor(root, 'runtime.v1.RuntimeService'),
+      image: serviceConstructor(root, 'runtime.v1.ImageService'),
+      admin: serviceConstructor(root, 'berth.admin.v1.Admin'),
     };
   }
   return cached;

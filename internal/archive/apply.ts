@@ -1,13 +1,12 @@
 // applyLayer: streams one layer tar (gzip or plain, sniffed) into a directory, entry by entry,
 // hashing the uncompressed bytes on the way to get the layer's diffID.
 import { createHash } from 'node:crypto';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import * as tar from 'tar-stream';
-import { BerthError, internal, invalidArgument, messageOf } from '../errdefs/errors';
+import { BerthError, invalidArgument, messageOf } from '../errdefs/errors';
 import { decompressed, type Compression } from './decompress';
 import { EntryWriter, type WhiteoutMode } from './entries';
+import { TarParser } from './tar_reader';
 
 export interface ApplyOptions {
   /** "sha256:<hex>" the uncompressed stream must hash to; a mismatch fails the apply. */
@@ -30,8 +29,9 @@ export interface ApplyResult {
   impliedDirs: string[];
 }
 
-// Give other work on the event loop a turn this often, even when entries come from a buffer.
-const ENTRIES_PER_YIELD = 128;
+// The entries are written with synchronous calls; after this long, give the event loop a turn
+// so RPCs keep being answered during a big unpack.
+const SLICE_MS = 8;
 
 /**
  * Applies the layer in `source` to `target`. On failure the target holds a partial layer: the
@@ -41,35 +41,29 @@ export async function applyLayer(target: string, source: AsyncIterable<Buffer | 
   const { stream, compression } = await decompressed(source);
   const hash = createHash('sha256');
   let size = 0;
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
-      size += chunk.length;
-      done(null, chunk);
-    },
-  });
-  const extract = tar.extract();
-  const feeding = pipeline(stream, tap, extract);
   const writer = new EntryWriter(target, opts.whiteouts ?? 'overlay');
+  const parser = new TarParser(writer);
   let impliedDirs: string[];
   try {
-    let count = 0;
-    for await (const entry of extract) {
-      try {
-        await writer.write(entry);
-      } catch (err) {
-        if (err instanceof BerthError) throw err;
-        throw internal(`layer entry "${entry.header.name}": ${messageOf(err)}`, err);
+    let sliceStart = performance.now();
+    // Reading goes on after the end-of-archive blocks: those bytes count toward the diffID too.
+    for await (const chunk of stream) {
+      const buf = chunk as Buffer;
+      hash.update(buf);
+      size += buf.length;
+      parser.push(buf);
+      while (parser.step()) {
+        if (performance.now() - sliceStart >= SLICE_MS) {
+          await yieldToLoop();
+          sliceStart = performance.now();
+        }
       }
-      entry.resume(); // drain whatever the writer did not read (non-file entries carry no data)
-      if (++count % ENTRIES_PER_YIELD === 0) await yieldToLoop();
     }
-    await feeding; // the bytes after the end-of-archive blocks count toward the diffID too
+    parser.end();
     impliedDirs = writer.finish();
   } catch (err) {
+    writer.abort();
     stream.destroy();
-    extract.destroy();
-    await feeding.catch(() => undefined);
     if (err instanceof BerthError) throw err;
     throw invalidArgument(`apply layer to ${target}: ${messageOf(err)}`, err);
   }

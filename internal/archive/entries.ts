@@ -1,13 +1,16 @@
-// Writes tar entries into a directory tree, one at a time: files, dirs, links, devices, FIFOs and
-// whiteouts. Every path goes through paths.ts first, so nothing lands outside the root.
-import { lchownSync, linkSync, lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
+// Writes tar entries into a directory tree, one at a time and synchronously: files, dirs, links,
+// devices, FIFOs and whiteouts. Every path goes through paths.ts first, so nothing lands outside
+// the root. Synchronous on purpose: layer apply is thousands of tiny system calls, and each trip
+// through the thread pool cost more than the call itself; applyLayer slices the work so the
+// event loop still turns.
+import { closeSync, lchownSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, symlinkSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import type { Extract, Header } from 'tar-stream';
-import { invalidArgument } from '../errdefs/errors';
+import { BerthError, internal, invalidArgument, messageOf } from '../errdefs/errors';
 import * as sys from '../sys/fs';
-import { applyOwnerModeXattrs, applyTimes, entryTimes, type EntryTimes } from './attributes';
+import { applyFileAttributes, applyOwnerModeXattrs, applyTimes, entryTimes, type EntryTimes } from './attributes';
 import { cleanEntryName, resolveDir } from './paths';
+import type { TarHeader } from './tar_header';
+import type { EntryBody, TarSink } from './tar_reader';
 
 /**
  * How whiteouts are written. "overlay": as overlayfs stores them in an upper dir (`.wh.NAME` → a
@@ -22,10 +25,6 @@ export const WHITEOUT_META_PREFIX = '.wh..wh.';
 export const WHITEOUT_OPAQUE = '.wh..wh..opq';
 export const OVERLAY_OPAQUE_XATTR = 'trusted.overlay.opaque';
 
-export type EntryHeader = Header;
-/** One entry as tar-stream's extract yields it: its header and a stream of its data. */
-export type Entry = Extract extends AsyncIterable<infer E> ? E : never;
-
 function lstatOrUndefined(path: string): Stats | undefined {
   try {
     return lstatSync(path);
@@ -35,12 +34,59 @@ function lstatOrUndefined(path: string): Stats | undefined {
   }
 }
 
-export class EntryWriter {
+/** Entry errors that are not already ours become Internal, naming the entry. */
+function entryError(name: string, err: unknown): BerthError {
+  if (err instanceof BerthError) return err;
+  return internal(`layer entry "${name}": ${messageOf(err)}`, err);
+}
+
+/** A regular file being written: open until its last byte, then owner, mode, xattrs and times. */
+class FileBody implements EntryBody {
+  constructor(
+    private readonly fd: number,
+    private readonly abs: string,
+    private readonly header: TarHeader,
+    private readonly onClosed: () => void,
+  ) {}
+
+  write(chunk: Buffer): void {
+    try {
+      let off = 0;
+      while (off < chunk.length) off += writeSync(this.fd, chunk, off, chunk.length - off);
+    } catch (err) {
+      throw entryError(this.header.name, err);
+    }
+  }
+
+  end(): void {
+    try {
+      applyFileAttributes(this.fd, this.abs, this.header);
+    } catch (err) {
+      throw entryError(this.header.name, err);
+    } finally {
+      this.close();
+    }
+  }
+
+  close(): void {
+    closeSync(this.fd);
+    this.onClosed();
+  }
+}
+
+export class EntryWriter implements TarSink {
   /** Paths (relative, real) this layer wrote, so an opaque whiteout in "remove" mode spares them. */
   private readonly written = new Set<string>();
   /** Directories created only because an entry needed a parent; insertion ordered. */
   private readonly implied = new Set<string>();
   private readonly dirTimes: Array<[string, EntryTimes]> = [];
+  /**
+   * Entry directory (as named) → its real path, for walks already done. Only removals can change
+   * what a walk finds (creating something new never alters an existing path), so every removal
+   * clears it.
+   */
+  private readonly resolved = new Map<string, string[]>();
+  private open: FileBody | undefined;
   private rootDescribed = false;
 
   constructor(
@@ -48,53 +94,21 @@ export class EntryWriter {
     private readonly whiteouts: WhiteoutMode,
   ) {}
 
-  async write(entry: Entry): Promise<void> {
-    const header = entry.header;
-    const parts = cleanEntryName(header.name);
-    const base = parts.at(-1);
-    if (base === undefined) return this.writeRoot(header);
-    if (base.startsWith(WHITEOUT_PREFIX)) return this.writeWhiteout(parts, header);
-
-    const dir = this.parentOf(parts, header.name);
-    const rel = [...dir, base].join('/');
-    const abs = join(this.root, rel);
-    const type = header.type ?? 'file';
-    const existing = lstatOrUndefined(abs);
-    if (existing && !(existing.isDirectory() && type === 'directory')) rmSync(abs, { recursive: true, force: true });
-    this.implied.delete(rel);
-
-    switch (type) {
-      case 'file':
-      case 'contiguous-file':
-        await this.writeFile(abs, entry);
-        break;
-      case 'directory':
-        if (!existing?.isDirectory()) mkdirSync(abs, 0o755);
-        break;
-      case 'symlink':
-        symlinkSync(header.linkname ?? '', abs);
-        break;
-      case 'link':
-        linkSync(this.hardLinkTarget(header), abs);
-        this.written.add(rel);
-        return; // one inode: the target's owner, mode and times already apply
-      case 'character-device':
-        sys.mknod(abs, sys.S_IFCHR | ((header.mode ?? 0) & 0o7777), header.devmajor ?? 0, header.devminor ?? 0);
-        break;
-      case 'block-device':
-        sys.mknod(abs, sys.S_IFBLK | ((header.mode ?? 0) & 0o7777), header.devmajor ?? 0, header.devminor ?? 0);
-        break;
-      case 'fifo':
-        sys.mkfifo(abs, (header.mode ?? 0) & 0o7777);
-        break;
-      default:
-        throw invalidArgument(`layer entry "${header.name}": unsupported entry type ${String(header.type)}`);
+  entry(header: TarHeader): EntryBody | undefined {
+    try {
+      return this.write(header);
+    } catch (err) {
+      throw entryError(header.name, err);
     }
-    this.written.add(rel);
-    applyOwnerModeXattrs(abs, header, type === 'symlink');
-    // A directory's mtime changes with every entry written into it: set it once all are in.
-    if (type === 'directory') this.dirTimes.push([abs, entryTimes(header)]);
-    else applyTimes(abs, entryTimes(header));
+  }
+
+  /** Closes a file left open by a failed apply. */
+  abort(): void {
+    try {
+      this.open?.close();
+    } catch {
+      // already failing: the caller removes the whole directory
+    }
   }
 
   /**
@@ -107,27 +121,100 @@ export class EntryWriter {
     return this.rootDescribed ? implied : ['', ...implied];
   }
 
+  private write(header: TarHeader): EntryBody | undefined {
+    const parts = cleanEntryName(header.name);
+    const base = parts.at(-1);
+    if (base === undefined) return this.writeRoot(header);
+    if (base.startsWith(WHITEOUT_PREFIX)) return this.writeWhiteout(parts, header);
+
+    const dir = this.parentOf(parts, header.name);
+    const rel = dir.length === 0 ? base : `${dir.join('/')}/${base}`;
+    const abs = join(this.root, rel);
+    const type = header.type;
+    this.implied.delete(rel);
+    this.written.add(rel);
+
+    switch (type) {
+      case 'file':
+      case 'contiguous-file': {
+        const fd = this.replacing(abs, () => openSync(abs, 'wx', 0o600));
+        const body = new FileBody(fd, abs, header, () => (this.open = undefined));
+        this.open = body;
+        return body;
+      }
+      case 'directory':
+        this.mkdirKeeping(abs);
+        break;
+      case 'symlink':
+        this.replacing(abs, () => symlinkSync(header.linkname, abs));
+        break;
+      case 'link': {
+        const target = this.hardLinkTarget(header);
+        this.replacing(abs, () => linkSync(target, abs));
+        return undefined; // one inode: the target's owner, mode and times already apply
+      }
+      case 'character-device':
+        this.replacing(abs, () => sys.mknod(abs, sys.S_IFCHR | (header.mode & 0o7777), header.devmajor, header.devminor));
+        break;
+      case 'block-device':
+        this.replacing(abs, () => sys.mknod(abs, sys.S_IFBLK | (header.mode & 0o7777), header.devmajor, header.devminor));
+        break;
+      case 'fifo':
+        this.replacing(abs, () => sys.mkfifo(abs, header.mode & 0o7777));
+        break;
+    }
+    applyOwnerModeXattrs(abs, header, type === 'symlink');
+    // A directory's mtime changes with every entry written into it: set it once all are in.
+    if (type === 'directory') this.dirTimes.push([abs, entryTimes(header)]);
+    else applyTimes(abs, entryTimes(header));
+    return undefined;
+  }
+
+  /** Creates `abs` with `create`, first removing whatever is already there. */
+  private replacing<T>(abs: string, create: () => T): T {
+    try {
+      return create();
+    } catch (err) {
+      if (sys.errnoCode(err) !== 'EEXIST') throw err;
+    }
+    this.remove(abs);
+    return create();
+  }
+
+  /** A directory entry keeps an existing directory (and its content) and replaces anything else. */
+  private mkdirKeeping(abs: string): void {
+    try {
+      mkdirSync(abs, 0o755);
+      return;
+    } catch (err) {
+      if (sys.errnoCode(err) !== 'EEXIST') throw err;
+    }
+    if (lstatOrUndefined(abs)?.isDirectory()) return;
+    this.remove(abs);
+    mkdirSync(abs, 0o755);
+  }
+
+  private remove(abs: string): void {
+    rmSync(abs, { recursive: true, force: true });
+    this.resolved.clear();
+  }
+
   private parentOf(parts: readonly string[], entryName: string): string[] {
     return this.resolveCreating(parts.slice(0, -1), entryName);
   }
 
   private resolveCreating(dirParts: readonly string[], entryName: string): string[] {
-    const dir = resolveDir(this.root, dirParts, entryName, { create: true, onImplied: (rel) => this.implied.add(rel) });
-    return dir ?? [];
+    const key = dirParts.join('/');
+    const hit = this.resolved.get(key);
+    if (hit !== undefined) return hit;
+    const dir = resolveDir(this.root, dirParts, entryName, { create: true, onImplied: (rel) => this.implied.add(rel) }) ?? [];
+    this.resolved.set(key, dir);
+    return dir;
   }
 
-  private async writeFile(abs: string, entry: Entry): Promise<void> {
-    const handle = await open(abs, 'wx', 0o600);
-    try {
-      for await (const chunk of entry) await handle.write(chunk as Buffer);
-    } finally {
-      await handle.close();
-    }
-  }
-
-  private hardLinkTarget(header: EntryHeader): string {
+  private hardLinkTarget(header: TarHeader): string {
     const what = `layer entry "${header.name}": hard link target`;
-    const parts = cleanEntryName(header.linkname ?? '', what);
+    const parts = cleanEntryName(header.linkname, what);
     const base = parts.at(-1);
     if (base === undefined) throw invalidArgument(`${what} "${header.linkname}" names the root`);
     const dir = resolveDir(this.root, parts.slice(0, -1), header.name, { create: false });
@@ -138,16 +225,17 @@ export class EntryWriter {
     return abs;
   }
 
-  private writeRoot(header: EntryHeader): void {
-    if ((header.type ?? 'file') !== 'directory') {
+  private writeRoot(header: TarHeader): undefined {
+    if (header.type !== 'directory') {
       throw invalidArgument(`layer entry "${header.name}": names the root but is a ${header.type}, not a directory`);
     }
     applyOwnerModeXattrs(this.root, header, false);
     this.dirTimes.push([this.root, entryTimes(header)]);
     this.rootDescribed = true;
+    return undefined;
   }
 
-  private writeWhiteout(parts: readonly string[], header: EntryHeader): void {
+  private writeWhiteout(parts: readonly string[], header: TarHeader): undefined {
     const base = parts.at(-1) as string;
     const dirParts = parts.slice(0, -1);
     if (base === WHITEOUT_OPAQUE) {
@@ -158,33 +246,27 @@ export class EntryWriter {
       } else {
         for (const child of readdirSync(abs)) {
           const rel = [...dir, child].join('/');
-          if (!this.written.has(rel)) rmSync(join(abs, child), { recursive: true, force: true });
+          if (!this.written.has(rel)) this.remove(join(abs, child));
         }
       }
-      return;
+      return undefined;
     }
-    if (base.startsWith(WHITEOUT_META_PREFIX)) return; // aufs bookkeeping (.wh..wh.plnk...): not content
+    if (base.startsWith(WHITEOUT_META_PREFIX)) return undefined; // aufs bookkeeping (.wh..wh.plnk...): not content
     const hidden = base.slice(WHITEOUT_PREFIX.length);
     if (hidden === '' || hidden === '.' || hidden === '..') {
       throw invalidArgument(`layer entry "${header.name}": whiteout names no file`);
     }
     if (this.whiteouts === 'remove') {
       const dir = resolveDir(this.root, dirParts, header.name, { create: false });
-      if (dir !== undefined) rmSync(join(this.root, ...dir, hidden), { recursive: true, force: true });
-      return;
+      if (dir !== undefined) this.remove(join(this.root, ...dir, hidden));
+      return undefined;
     }
     const dir = this.parentOf([...dirParts, hidden], header.name);
     const rel = [...dir, hidden].join('/');
     const abs = join(this.root, rel);
-    rmSync(abs, { recursive: true, force: true });
-    sys.mknod(abs, sys.S_IFCHR, 0, 0);
-    lchownIfNeeded(abs, header);
+    this.replacing(abs, () => sys.mknod(abs, sys.S_IFCHR, 0, 0));
+    if (header.uid !== 0 || header.gid !== 0) lchownSync(abs, header.uid, header.gid);
     this.written.add(rel);
+    return undefined;
   }
-}
-
-function lchownIfNeeded(abs: string, header: EntryHeader): void {
-  const uid = header.uid ?? 0;
-  const gid = header.gid ?? 0;
-  if (uid !== 0 || gid !== 0) lchownSync(abs, uid, gid);
 }

@@ -14,6 +14,8 @@ import { failedPrecondition, invalidArgument, notFound, wrap } from '../errdefs/
 
 type Source = AsyncIterable<Buffer | Uint8Array>;
 
+const READ_CHUNK = 1 << 20;
+
 export class LocalContentStore implements ManagedContentStore {
   readonly blobsDir: string;
   readonly ingestDir: string;
@@ -44,7 +46,8 @@ export class LocalContentStore implements ManagedContentStore {
   }
 
   readStream(digest: string): Readable {
-    return createReadStream(this.blobPath(digest));
+    // Large reads: an unpack handles each chunk with a few synchronous calls, fewer is cheaper.
+    return createReadStream(this.blobPath(digest), { highWaterMark: READ_CHUNK });
   }
 
   async readBytes(digest: string): Promise<Buffer> {

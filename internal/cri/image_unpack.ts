@@ -2,12 +2,14 @@
 // manifests and blobs) and rootfs/snapshots (which know only layers and chain IDs).
 import type { ContentStore } from '../content/types';
 import { failedPrecondition } from '../errdefs/errors';
+import type { UnpackRequest } from '../images/import';
 import type { ResolvedImage } from '../images/walk';
 import type { Logger } from '../log/logger';
 import { applyLayers, chainIDs, type Layer } from '../rootfs';
 import type { Snapshotter } from '../snapshots/types';
 
-export function imageLayers(content: ContentStore, image: ResolvedImage): Layer[] {
+/** The image's layers; each opens once its blob is stored (see UnpackRequest.layerReady). */
+export function imageLayers(content: ContentStore, image: ResolvedImage & Pick<UnpackRequest, 'layerReady'>): Layer[] {
   const { diffIds } = image.config;
   if (diffIds.length !== image.layers.length) {
     throw failedPrecondition(
@@ -17,7 +19,10 @@ export function imageLayers(content: ContentStore, image: ResolvedImage): Layer[
   return image.layers.map((descriptor, i) => ({
     diffID: diffIds[i],
     descriptor,
-    open: async () => content.readStream(descriptor.digest),
+    open: async () => {
+      await image.layerReady?.(i);
+      return content.readStream(descriptor.digest);
+    },
   }));
 }
 
@@ -32,7 +37,7 @@ export function topChainId(image: ResolvedImage): string {
 export function unpackImage(
   snapshotter: Snapshotter,
   content: ContentStore,
-  image: ResolvedImage,
+  image: ResolvedImage & Pick<UnpackRequest, 'layerReady'>,
   logger?: Logger,
 ): Promise<string> {
   return applyLayers(snapshotter, imageLayers(content, image), { logger });

@@ -20,6 +20,11 @@ export const ANNOTATION_REF_NAME = 'org.opencontainers.image.ref.name';
 /** What an unpack callback gets: the resolved image and the names it is about to be recorded under. */
 export interface UnpackRequest extends ResolvedImage {
   names: string[];
+  /**
+   * Resolves once layer `index`'s blob is in the content store, rejecting when it cannot be
+   * (a pull unpacks while downloading). Absent: every blob is already there.
+   */
+  layerReady?: (index: number) => Promise<void>;
 }
 
 export type UnpackFn = (image: UnpackRequest) => Promise<void>;

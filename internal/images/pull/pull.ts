@@ -1,6 +1,6 @@
 // Pulling an image: resolve the reference to a manifest (choosing our platform from an index),
-// fetch config and layers a few at a time straight into the content store with digest checks,
-// hand each finished layer to the caller (so unpacking overlaps the download), unpack, and only
+// fetch the config, then the layers a few at a time straight into the content store with digest
+// checks while the unpack already runs (each layer's extraction waits for its own blob), and only
 // then record the image. Concurrent pulls of one reference share one download; concurrent pulls
 // of different references share blob downloads.
 import type { Descriptor, ContentLease } from '../../content/types';
@@ -29,7 +29,11 @@ export interface PullOptions {
   labels?: Record<string, string>;
   /** Called once per layer as soon as its blob is complete (any order; index is base-first). */
   onLayer?: (index: number, layer: Descriptor) => Promise<void> | void;
-  /** Called after every blob is verified, before the image is recorded. */
+  /**
+   * Called once the manifest and config are stored, while the layers may still be downloading
+   * (the request's layerReady says when each is); the image is recorded after it and every
+   * download succeeded.
+   */
   unpack?: UnpackFn;
 }
 
@@ -74,9 +78,19 @@ export class Puller {
         await content.writeBytes(desc, data, lease);
       }
       const manifest = parseManifest(`image ${name}: manifest ${desc.digest}`, data);
-      await this.fetchBlobs(client, manifest.config, manifest.layers, lease, opts);
-      const resolved = await resolveImage(content, root.desc, platform, `image ${name}`);
-      if (opts.unpack) await opts.unpack({ ...resolved, names: [name] });
+      // The config first: its diff IDs let the unpack start while the layers download, each
+      // layer's extraction waiting only for its own blob.
+      await this.fetchBlob(client, manifest.config, lease);
+      const layers = this.fetchLayers(client, manifest.layers, lease, opts);
+      const resolved = await resolveImage(content, root.desc, platform, `image ${name}`).catch(async (err: unknown) => {
+        await layers.all.catch(() => undefined);
+        throw err;
+      });
+      const unpacking = opts.unpack?.({ ...resolved, names: [name], layerReady: (i) => layers.each[i] ?? Promise.resolve() });
+      const [fetched, unpacked] = await Promise.allSettled([layers.all, unpacking]);
+      // A failed download also fails the unpack waiting for it: report the download.
+      if (fetched.status === 'rejected') throw fetched.reason;
+      if (unpacked.status === 'rejected') throw unpacked.reason;
       const record = images.put({ name, target: root.desc, configDigest: resolved.configDesc.digest, labels: opts.labels });
       log.info('pulled image', { target: root.desc.digest, id: record.configDigest });
       return record;
@@ -89,36 +103,58 @@ export class Puller {
     }
   }
 
-  /** Config and layers with bounded parallelism; onLayer as each layer completes. */
-  private async fetchBlobs(
+  /**
+   * Starts fetching the layers, a few at a time; `each[i]` settles when layer i is stored (or
+   * cannot be), `all` when every fetch and onLayer callback is done. After a failure no new
+   * fetch starts, and the layers still queued reject with that failure.
+   */
+  private fetchLayers(
     client: RegistryClient,
-    config: Descriptor,
     layers: Descriptor[],
     lease: ContentLease,
     opts: PullOptions,
-  ): Promise<void> {
-    const queue: { desc: Descriptor; layer?: number }[] = [{ desc: config }, ...layers.map((desc, layer) => ({ desc, layer }))];
+  ): { each: Promise<void>[]; all: Promise<void> } {
+    const settle: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
+    const each = layers.map(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          settle.push({ resolve, reject });
+        }),
+    );
+    // Nobody may wait for a layer (already unpacked): its failure is reported through `all`.
+    for (const p of each) p.catch(() => undefined);
+    const queue = layers.map((_, i) => i);
     const callbacks: Promise<void>[] = [];
-    let failed = false;
+    let failure: unknown;
     const worker = async () => {
-      for (let job = queue.shift(); job && !failed; job = queue.shift()) {
-        try {
-          await this.fetchBlob(client, job.desc, lease);
-        } catch (err) {
-          failed = true;
-          throw err;
+      for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+        if (failure !== undefined) {
+          settle[i]!.reject(failure);
+          continue;
         }
-        if (job.layer !== undefined && opts.onLayer) {
-          const index = job.layer;
-          const desc = job.desc;
+        const desc = layers[i]!;
+        try {
+          await this.fetchBlob(client, desc, lease);
+        } catch (err) {
+          failure ??= err;
+          settle[i]!.reject(err);
+          continue;
+        }
+        settle[i]!.resolve();
+        if (opts.onLayer) {
+          const index = i;
           callbacks.push(Promise.resolve().then(() => opts.onLayer?.(index, desc)));
         }
       }
     };
     const n = Math.max(1, Math.min(this.opts.concurrency ?? 3, queue.length));
-    const results = await Promise.allSettled(Array.from({ length: n }, worker));
-    const cbResults = await Promise.allSettled(callbacks);
-    for (const r of [...results, ...cbResults]) if (r.status === 'rejected') throw r.reason;
+    const all = (async () => {
+      await Promise.all(Array.from({ length: n }, worker));
+      const cbResults = await Promise.allSettled(callbacks);
+      if (failure !== undefined) throw failure;
+      for (const r of cbResults) if (r.status === 'rejected') throw r.reason;
+    })();
+    return { each, all };
   }
 
   /** One blob, unless present; a download of the same digest already under way is joined. */

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { applyLayer } from '../../../internal/archive';
 import { kindOf } from '../../../internal/errdefs/errors';
 import { lgetxattr } from '../../../internal/sys/fs';
+import { paxRecord, rawTar } from './raw_tar';
 import { buildTar, gzip, sha256, streamOf, T0, type TarEntry } from './tarball';
 
 let scratch: string;
@@ -74,6 +75,26 @@ describe('applyLayer', () => {
     expect(lgetxattr(join(target, 'xattr'), 'trusted.k')?.toString()).toBe('v');
     expect(result.impliedDirs).toEqual(['', 'run']);
     expect(st('run').mode & 0o7777).toBe(0o755);
+  });
+
+  it('sets binary xattrs byte for byte: a security.capability survives the chown before it', async () => {
+    // cap_setuid+ep (VFS_CAP_REVISION_2): 0x80 is not UTF-8, so a text-decoded PAX value would be mangled.
+    const capability = Buffer.from([1, 0, 0, 2, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const blob = Buffer.from([0xff, 0x00, 0xfe, 0x0a]);
+    const tarball = rawTar([
+      {
+        name: 'PaxHeaders/ping',
+        typeflag: 'x',
+        data: Buffer.concat([paxRecord('SCHILY.xattr.security.capability', capability), paxRecord('SCHILY.xattr.user.blob', blob)]),
+      },
+      { name: 'ping', typeflag: '0', data: Buffer.from('ELF'), mode: 0o755, uid: 1000 },
+    ]);
+    await applyLayer(target, streamOf(tarball, 100));
+    const ping = join(target, 'ping');
+    expect(lgetxattr(ping, 'security.capability')).toEqual(capability);
+    expect(lgetxattr(ping, 'user.blob')).toEqual(blob);
+    expect(lstatSync(ping).uid).toBe(1000);
+    expect(readFileSync(ping, 'utf8')).toBe('ELF');
   });
 
   it('gives a gzip layer the diffID of its uncompressed tar', async () => {

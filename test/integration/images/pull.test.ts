@@ -155,6 +155,49 @@ describe('pull from a registry', () => {
     expect(env.ingests()).toEqual([]);
   });
 
+  it('unpacks while the layers download: a layer held back by the registry waits only its own turn', async () => {
+    // The proxy serves busybox's layer only once the unpack has started: a pull that unpacked
+    // only after every download would wait forever (and the test would time out).
+    const layer = busybox.layers[0].digest;
+    let unpackStarted!: () => void;
+    const started = new Promise<void>((resolve) => (unpackStarted = resolve));
+    const proxy = await startProxy({ target: registry.url, hold: (p) => (p.endsWith(`/blobs/${layer}`) ? started : undefined) });
+    extra.push(() => proxy.close());
+    const sizes: number[] = [];
+    const record = await env.images.pull(`${proxy.host}/library/busybox:latest`, {
+      unpack: async (img) => {
+        expect(await env.content.has(layer)).toBe(false);
+        unpackStarted();
+        await img.layerReady?.(0);
+        sizes.push((await env.content.info(layer)).size);
+      },
+    });
+    expect(sizes).toEqual([busybox.layers[0].size]);
+    expect(record.configDigest).toBe(busybox.config.digest);
+  });
+
+  it('a tampered layer fails the pull (not the unpack waiting for it) and leaves nothing', async () => {
+    const layer = busybox.layers[0].digest;
+    const proxy = await startProxy({ target: registry.url, tamper: (p) => p.endsWith(`/blobs/${layer}`) });
+    extra.push(() => proxy.close());
+    const waited: string[] = [];
+    const err = await env.images
+      .pull(`${proxy.host}/library/busybox:latest`, {
+        unpack: async (img) => {
+          await img.layerReady?.(0).catch((e: unknown) => {
+            waited.push(kindOf(e));
+            throw e;
+          });
+        },
+      })
+      .catch((e: unknown) => e);
+    expect(waited).toEqual(['FailedPrecondition']);
+    expect(kindOf(err)).toBe('FailedPrecondition');
+    expect((err as Error).message).toContain(`digest mismatch: expected ${layer}`);
+    expect(env.images.store.list()).toEqual([]);
+    expect(env.blobs()).toEqual([]);
+  });
+
   it('concurrent pulls of one image download each blob once', async () => {
     const proxy = await startProxy({ target: registry.url });
     extra.push(() => proxy.close());

@@ -8,6 +8,8 @@ export interface ProxyOptions {
   target: string;
   /** Flip one byte of responses to GETs whose path this matches. */
   tamper?: (path: string) => boolean;
+  /** Holds back requests whose path this matches until the promise it returns settles. */
+  hold?: (path: string) => Promise<void> | undefined;
   bearer?: { username: string; password: string; token: string };
   basic?: { username: string; password: string };
 }
@@ -24,7 +26,16 @@ const basicOf = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toSt
 export async function startProxy(opts: ProxyOptions): Promise<RegistryProxy> {
   const requests: RegistryProxy['requests'] = [];
   let self = '';
+  const released = new WeakSet<http.IncomingMessage>();
   const server = http.createServer((req, res) => {
+    const held = released.has(req) ? undefined : opts.hold?.(req.url ?? '/');
+    if (held) {
+      void held.then(() => {
+        released.add(req);
+        server.emit('request', req, res);
+      });
+      return;
+    }
     const path = req.url ?? '/';
     const answer = (status: number, headers: http.OutgoingHttpHeaders, body: string) => {
       requests.push({ method: req.method ?? '', path, status });
