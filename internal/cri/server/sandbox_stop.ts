@@ -14,6 +14,7 @@ import { hookSandbox } from './hook_views';
 import { podNetworkRequest } from './sandbox_run';
 import type { CriService } from './service';
 import { recordSandboxExit } from './task_monitor';
+import { crashPoint } from '../util/crash_points';
 
 const SIGKILL = 9;
 
@@ -33,6 +34,8 @@ export async function stopSandbox(svc: CriService, sandbox: Sandbox): Promise<vo
     }
   }
 
+  crashPoint('sandbox_stop:after_containers');
+
   await rt.locks.run(sandbox.id, async () => {
     const task = rt.tasks.get(sandbox.id);
     if (task) {
@@ -47,9 +50,12 @@ export async function stopSandbox(svc: CriService, sandbox: Sandbox): Promise<vo
     unmountSandboxShm(sandboxPaths(sandbox.metadata.stateDir).shmPath);
 
     const { netnsPath, config } = sandbox.metadata;
-    if (netnsPath !== '') {
+    // The netns file goes only after a successful teardown, so while it exists the network may
+    // still be attached; once it is gone, a repeated stop (RemovePodSandbox stops first) skips the
+    // plugin chain, as containerd skips it for a closed netns.
+    if (netnsPath !== '' && existsSync(netnsPath)) {
       await rt.cni.teardownPodNetwork(podNetworkRequest(sandbox.id, netnsPath, config));
-      if (existsSync(netnsPath)) NetNS.load(netnsPath).remove();
+      NetNS.load(netnsPath).remove();
     }
     await rt.hooks.stopPodSandbox?.(hookSandbox(sandbox));
     log.info('pod sandbox stopped');
