@@ -1,6 +1,10 @@
 // The CRI side of the streaming server: exec through the container's shim (its process spec with
 // other args), attach to the container's own stdio, port-forward into the pod's netns.
+import { closeSync, constants, open, openSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { makeFifo } from '../cio/fifo';
 import { TaskIO } from '../cio/task_io';
 import { failedPrecondition } from '../errdefs/errors';
 import type { Spec } from '../oci/spec';
@@ -12,6 +16,10 @@ import { generateId } from './util/ids';
 import type { RuntimeDeps } from './server/service';
 
 const SIGKILL = 9;
+
+/** open(2) in the thread pool, resolving to the raw fd (a FileHandle would close it when collected). */
+const openFd = (path: string, flags: number): Promise<number> =>
+  new Promise((resolve, reject) => open(path, flags, (err, fd) => (err ? reject(err) : resolve(fd))));
 
 function runningTask(rt: RuntimeDeps, containerId: string): { container: Container; task: CriTask } {
   const container = rt.containers.get(containerId);
@@ -27,6 +35,67 @@ async function forwardResizes(opts: { resize?: AsyncIterable<{ width: number; he
   for await (const size of opts.resize) await apply(size.width, size.height).catch(() => undefined);
 }
 
+/**
+ * The process's stdin FIFO, and the copy of the client's stdin into it. Our end is opened
+ * write-only, which blocks (in the thread pool) until the shim has opened its read end, as
+ * containerd's client does: a read-write end would let us close the FIFO before the shim opened
+ * it (the buffered input is then lost) and would itself count as a writer, so the process would
+ * never see EOF. The shim holds a write end of its own (clients may come and go): once our data is
+ * in and our end closed, CloseIO makes it close that one, and the process reads EOF.
+ */
+class ExecStdin {
+  /** Set once the FIFO is open and the copy runs: it owns the fd from then on. */
+  private socket: Socket | undefined;
+  private abandoned = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly opening: Promise<number>,
+  ) {}
+
+  static create(dir: string): ExecStdin {
+    const path = join(dir, 'stdin');
+    makeFifo(path);
+    return new ExecStdin(path, openFd(path, constants.O_WRONLY));
+  }
+
+  /** Copies `from` into the FIFO once the shim reads it; when `from` ends, closes stdin after `started`. */
+  forward(from: Readable, started: Promise<void>, closeStdin: () => Promise<void>): void {
+    from.pause(); // backpressure to the client until the FIFO is open
+    void this.opening
+      .then((fd) => {
+        if (this.abandoned) {
+          closeSync(fd);
+          return;
+        }
+        const to = new Socket({ fd, readable: false, writable: true });
+        this.socket = to;
+        to.on('error', () => from.unpipe(to));
+        const closed = new Promise<void>((resolve) => to.once('close', () => resolve()));
+        to.once('finish', () => to.destroy()); // a FIFO has no half-close: closing the fd says it
+        from.pipe(to);
+        return Promise.all([started, closed]).then(closeStdin);
+      })
+      .catch(() => undefined); // the process exited or never started
+  }
+
+  /** Closes our end; a pending open (a process that never started) is unblocked by a brief reader. */
+  abandon(): void {
+    this.abandoned = true;
+    if (this.socket) {
+      this.socket.destroy();
+      return;
+    }
+    let reader: number | undefined;
+    try {
+      reader = openSync(this.path, constants.O_RDONLY | constants.O_NONBLOCK);
+    } catch {
+      // the FIFO is gone: nothing waits on it
+    }
+    void this.opening.catch(() => undefined).finally(() => reader !== undefined && closeSync(reader));
+  }
+}
+
 export class CriStreamingRuntime implements StreamingRuntime {
   constructor(private readonly rt: RuntimeDeps) {}
 
@@ -35,24 +104,35 @@ export class CriStreamingRuntime implements StreamingRuntime {
     const spec = container.spec as Spec;
     if (!spec.process) throw failedPrecondition(`container ${container.id}: its stored spec has no process`);
     const execId = generateId();
-    const io = TaskIO.create(join(container.metadata.stateDir, 'exec', execId.slice(0, 16)), 'exec', {
-      stdin: opts.stdin !== undefined,
+    const dir = join(container.metadata.stateDir, 'exec', execId.slice(0, 16));
+    const io = TaskIO.create(dir, 'exec', {
       stdout: opts.stdout !== undefined,
       stderr: opts.stderr !== undefined && !opts.tty,
       terminal: opts.tty,
     });
+    let stdin: ExecStdin | undefined;
+    let markStarted!: () => void;
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
     try {
+      if (opts.stdin) {
+        stdin = ExecStdin.create(dir);
+        stdin.forward(opts.stdin, started, () => task.closeStdin(execId));
+      }
       if (opts.stdout && io.stdout) io.stdout.pipe(opts.stdout, { end: false });
       if (opts.stderr && io.stderr) io.stderr.pipe(opts.stderr, { end: false });
-      if (opts.stdin && io.stdin) opts.stdin.pipe(io.stdin);
       const onAbort = () => void task.killExec(execId, SIGKILL).catch(() => undefined);
       opts.signal.addEventListener('abort', onAbort, { once: true });
       try {
         const exit = await task.exec(
-          { execId, process: { ...structuredClone(spec.process), args: [...opts.cmd], terminal: opts.tty }, stdio: io.paths },
+          {
+            execId,
+            process: { ...structuredClone(spec.process), args: [...opts.cmd], terminal: opts.tty },
+            stdio: { ...io.paths, stdin: stdin?.path ?? '' },
+          },
           {
             onStarted: () => {
               io.releaseKeepers();
+              markStarted();
               void forwardResizes(opts, (w, h) => task.resizePty(execId, w, h));
             },
           },
@@ -61,40 +141,61 @@ export class CriStreamingRuntime implements StreamingRuntime {
         await io.done();
         return { exitCode: exit.exitStatus };
       } finally {
+        markStarted();
         opts.signal.removeEventListener('abort', onAbort);
       }
     } finally {
       opts.stdin?.unpipe();
+      stdin?.abandon();
       io.remove();
     }
   }
 
+  /**
+   * As containerd's ContainerIO.Attach: the session ends when the container exits (after its output
+   * is drained), when the client goes away, or when the client's stdin ends (a detach, e.g. the
+   * ctrl-p ctrl-q escape) unless that closes a stdin_once container's stdin, whose output is then
+   * followed to the end. A client's stdin is ignored for a container created without one.
+   */
   async attach(opts: AttachOptions): Promise<void> {
     const { container, task } = runningTask(this.rt, opts.containerId);
     const cio = containerIOs(this.rt.containers).get(container.id);
     if (!cio) throw failedPrecondition(`container ${container.id}: its output is not attached to berthd`);
-    if (opts.stdin && !container.metadata.config.stdin) {
-      throw failedPrecondition(`container ${container.id} was not created with stdin`);
-    }
     const unsubscribe = cio.addOutputListener((stream, chunk) => {
       const target = stream === 'stdout' || opts.tty ? opts.stdout : opts.stderr;
       target?.write(chunk);
     });
-    if (opts.stdin && cio.stdin) {
-      const target = cio.stdin;
-      opts.stdin.on('data', (chunk: Buffer) => target.write(chunk));
-      // stdin_once: the container's stdin closes when the first attach's stdin ends.
-      opts.stdin.once('end', () => {
-        if (container.metadata.config.stdin_once) void task.closeStdin('').catch(() => undefined);
-      });
-    }
+    const ends: Promise<void>[] = [
+      task.exited.then(() => cio.drained()),
+      new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true })),
+    ];
+    if (opts.stdin && cio.stdin) ends.push(this.forwardAttachStdin(container, task, opts.stdin, cio.stdin, opts.tty));
     void forwardResizes(opts, (w, h) => task.resizePty('', w, h));
     try {
-      const aborted = new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
-      await Promise.race([task.exited.then(() => cio.drained()), aborted]);
+      await Promise.race(ends);
     } finally {
       unsubscribe();
     }
+  }
+
+  /** Copies a client's stdin into the container's; resolves when the client detached (never for stdin_once). */
+  private forwardAttachStdin(container: Container, task: CriTask, from: Readable, to: Writable, tty: boolean): Promise<void> {
+    from.on('data', (chunk: Buffer) => {
+      if (!to.writableEnded && !to.destroyed) to.write(chunk);
+    });
+    return new Promise<void>((resolve) => {
+      from.once('end', () => {
+        // stdin_once: the container's stdin closes when the first attach's stdin ends. Our end of the
+        // FIFO is a writer too, so it is closed (once flushed) before CloseIO makes the shim close
+        // its own. As in containerd, not with a tty: a terminal's input cannot be half-closed.
+        if (!container.metadata.config.stdin_once || tty) return resolve();
+        if (to.writableEnded) return;
+        to.end(() => {
+          to.destroy();
+          void task.closeStdin('').catch(() => undefined);
+        });
+      });
+    });
   }
 
   async portForward(opts: PortForwardOptions): Promise<void> {

@@ -1,0 +1,137 @@
+// Exec through a real berthd (shim, runc, overlay, CNI) over SPDY v4 and WebSocket v5: the
+// Exec RPC hands out a URL and the client sees what crictl/kubectl users see.
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import type { ExecRequest } from '../../../internal/api/gen/runtime/v1/ExecRequest';
+import type { PodSandboxConfig } from '../../../internal/api/gen/runtime/v1/PodSandboxConfig';
+import { callError } from '../../harness/cri_client';
+import { HttpError, streamExec, type Transport } from '../../harness/streaming_client';
+import { startContainerSuite, type ContainerSuite } from '../cri_containers/env';
+import { closeSuiteCleanly } from './clean_host';
+import { openInteractive } from './interactive';
+
+jest.setTimeout(180_000);
+
+const SLEEPER = ['sh', '-c', 'trap "exit 0" TERM; sleep 3600 & wait'];
+const transports: Transport[] = ['spdy', 'websocket'];
+
+describe('exec into a real container', () => {
+  let s: ContainerSuite;
+  let id: string;
+  let podId: string;
+  let podConfig: PodSandboxConfig;
+
+  beforeAll(async () => {
+    s = await startContainerSuite();
+    const pod = await s.runPod('exec');
+    podId = pod.podId;
+    podConfig = pod.config;
+    id = await s.create(podId, pod.config, 'shell', SLEEPER);
+    await s.client.runtime.StartContainer({ container_id: id });
+  });
+
+  afterAll(async () => {
+    await closeSuiteCleanly(s);
+  });
+
+  const execUrl = async (req: Partial<ExecRequest>) =>
+    (await s.client.runtime.Exec({ container_id: id, stdout: true, stderr: !req.tty, ...req })).url;
+
+  describe.each(transports)('over %s', (transport) => {
+    it('returns stdout and stderr apart and reports exit code 3 as NonZeroExitCode', async () => {
+      const cmd = ['sh', '-c', 'echo out; echo err >&2; exit 3'];
+      const res = await streamExec(await execUrl({ cmd }), { transport });
+      expect(res.stdout).toBe('out\n');
+      expect(res.stderr).toBe('err\n');
+      expect(res.status).toEqual({
+        metadata: {},
+        status: 'Failure',
+        message: 'command terminated with non-zero exit code: error executing command [sh -c echo out; echo err >&2; exit 3], exit code 3',
+        reason: 'NonZeroExitCode',
+        details: { causes: [{ reason: 'ExitCode', message: '3' }] },
+      });
+    });
+
+    it('runs in the container, not on the host', async () => {
+      const res = await streamExec(await execUrl({ cmd: ['hostname'] }), { transport });
+      expect(res.stdout).toBe('exec\n'); // the pod's UTS namespace
+      expect(res.status).toEqual({ metadata: {}, status: 'Success' });
+    });
+
+    it('feeds stdin to cat and ends it when the client closes stdin', async () => {
+      const input = 'hello through the shim\n'.repeat(3000); // ~70 KB: several frames and FIFO buffers
+      const res = await streamExec(await execUrl({ cmd: ['cat'], stdin: true }), { transport, stdin: input });
+      expect(res.stdout).toBe(input);
+      expect(res.status?.status).toBe('Success');
+    });
+
+    it('gives a tty exec a /dev/pts terminal with stderr merged into stdout', async () => {
+      const res = await streamExec(await execUrl({ cmd: ['sh', '-c', 'tty; echo to-err >&2'], tty: true }), { transport, tty: true });
+      expect(res.stdout).toMatch(/^\/dev\/pts\/\d+\r\nto-err\r\n$/);
+      expect(res.stderr).toBe('');
+      expect(res.status?.status).toBe('Success');
+    });
+
+    it('delivers a resize to the exec terminal', async () => {
+      // The shell waits until the terminal has the size the client sent, then prints it. Until the
+      // first resize the window is 0x0, which stty reports as an error: hence 2>/dev/null.
+      const cmd = ['sh', '-c', 'until [ "$(stty size 2>/dev/null)" = "40 100" ]; do sleep 0.05; done; echo "size $(stty size)"'];
+      const res = await streamExec(await execUrl({ cmd, tty: true }), { transport, tty: true, resize: [{ width: 100, height: 40 }] });
+      expect(res.stdout).toBe('size 40 100\r\n');
+      expect(res.status?.status).toBe('Success');
+    });
+
+    it('runs an interactive tty shell: typed lines run, resize shows up, exit ends it', async () => {
+      const session = await openInteractive(await execUrl({ cmd: ['sh'], tty: true, stdin: true }), { transport, tty: true });
+      try {
+        session.write('echo sum=$((40+2))\n');
+        await session.waitForStdout(/sum=42\r\n/);
+        session.resize(132, 43);
+        session.write('until [ "$(stty size 2>/dev/null)" = "43 132" ]; do sleep 0.05; done; echo "rows cols: $(stty size)"\n');
+        await session.waitForStdout(/rows cols: 43 132\r\n/);
+        session.write('exit 5\n');
+        const status = JSON.parse(await session.ended) as { reason?: string; details?: unknown };
+        expect(status.reason).toBe('NonZeroExitCode');
+        expect(status.details).toEqual({ causes: [{ reason: 'ExitCode', message: '5' }] });
+      } finally {
+        session.close();
+      }
+    });
+
+    it('uses each URL once: a second connection is answered 404', async () => {
+      const url = await execUrl({ cmd: ['true'] });
+      expect((await streamExec(url, { transport })).status?.status).toBe('Success');
+      const reused = await streamExec(url, { transport }).catch((err: unknown) => err);
+      expect(reused).toBeInstanceOf(HttpError);
+      expect((reused as HttpError).statusCode).toBe(404);
+    });
+  });
+
+  it('kills the exec process when the client goes away', async () => {
+    const url = await execUrl({ cmd: ['sh', '-c', 'echo started; exec sleep 3601'] });
+    const session = await openInteractive(url, { transport: 'spdy', tty: false, stdin: false });
+    await session.waitForStdout(/started\n/);
+    const sleeping = async () =>
+      (await s.client.runtime.ExecSync({ container_id: id, cmd: ['sh', '-c', 'ps -o args | grep -c "^sleep 3601$" || true'], timeout: '10' })).stdout.toString().trim();
+    expect(await sleeping()).toBe('1');
+    session.close();
+    const giveUp = Date.now() + 30_000;
+    let count = await sleeping();
+    while (count !== '0' && Date.now() < giveUp) {
+      await new Promise((r) => setTimeout(r, 100));
+      count = await sleeping();
+    }
+    expect(count).toBe('0');
+  });
+
+  it('refuses Exec into a container that is not running with FAILED_PRECONDITION', async () => {
+    const created = await s.create(podId, podConfig, 'idle', SLEEPER);
+    const err = await callError(s.client.runtime.Exec({ container_id: created, cmd: ['true'], stdout: true }));
+    expect(err.code).toBe(GrpcStatus.FAILED_PRECONDITION);
+    expect(err.details).toContain(created);
+    expect(err.details).toContain('CONTAINER_CREATED');
+    const none = await callError(s.client.runtime.Exec({ container_id: 'f'.repeat(64), cmd: ['true'], stdout: true }));
+    expect(none.code).toBe(GrpcStatus.NOT_FOUND);
+    const noCmd = await callError(s.client.runtime.Exec({ container_id: id, cmd: [], stdout: true }));
+    expect(noCmd.code).toBe(GrpcStatus.INVALID_ARGUMENT);
+  });
+});
