@@ -99,8 +99,13 @@ export async function resolveImage(
 }
 
 /** CRI image size: config plus layers of the platform manifest. */
+/**
+ * What containerd's CRI reports as an image's size (images.Size): every blob walked for the
+ * platform — the index when the target is one, the manifest, the config and the layers.
+ */
 export function imageSize(image: ResolvedImage): number {
-  return image.layers.reduce((sum, l) => sum + l.size, image.configDesc.size);
+  const index = image.target.digest === image.manifestDesc.digest ? 0 : image.target.size;
+  return image.layers.reduce((sum, l) => sum + l.size, index + image.manifestDesc.size + image.configDesc.size);
 }
 
 /**

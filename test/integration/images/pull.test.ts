@@ -67,7 +67,7 @@ describe('pull from a registry', () => {
     expect(img.id).toBe(busybox.config.digest);
     expect(img.repoTags).toEqual([ref]);
     expect(img.repoDigests).toEqual([`${registry.host}/library/busybox@${busybox.manifest.digest}`]);
-    expect(img.size).toBe(busybox.config.size + busybox.layers.reduce((s, l) => s + l.size, 0));
+    expect(img.size).toBe(busybox.manifest.size + busybox.config.size + busybox.layers.reduce((s, l) => s + l.size, 0));
     expect(img.config.env.some((e) => e.startsWith('PATH='))).toBe(true);
     // Lookups by ID and by ID prefix find the same image.
     expect((await env.images.get(busybox.config.digest)).repoTags).toEqual([ref]);
