@@ -8,11 +8,40 @@ import { invalidArgument } from '../../errdefs/errors';
 import { int64, isCleanAbsolute, text } from './values';
 
 const PROFILE_TYPES = new Set(['RuntimeDefault', 'Unconfined', 'Localhost']);
+/** kubelet's longest object name (a DNS subdomain); critest's names stay well under it. */
+const MAX_NAME_LENGTH = 253;
+/** The kernel's HOST_NAME_MAX: sethostname(2) refuses longer ones. */
+const MAX_HOSTNAME_LENGTH = 64;
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+const MAX_PORT = 65535;
 const NAMESPACE_MODES = new Set(['POD', 'CONTAINER', 'NODE', 'TARGET']);
+
+/** Linux's NAME_MAX and PATH_MAX, in bytes: longer names fail in open(2) with ENAMETOOLONG. */
+const NAME_MAX = 255;
+const PATH_MAX = 4096;
+
+/** A path berthd itself opens: no NUL, no segment or whole longer than the kernel takes. */
+function requireOpenablePath(p: string, field: string): void {
+  if (p.includes('\0')) throw invalidArgument(`${field} ${JSON.stringify(p)} must not contain NUL`);
+  if (Buffer.byteLength(p) > PATH_MAX) throw invalidArgument(`${field} is longer than ${PATH_MAX} bytes`);
+  if (p.split('/').some((seg) => Buffer.byteLength(seg) > NAME_MAX)) {
+    throw invalidArgument(`${field} has a path segment longer than ${NAME_MAX} bytes`);
+  }
+}
+
+/** The container's log_path (".." is refused where it is joined): it must name a file. */
+function validateLogPath(p: string): void {
+  if (p === '') return;
+  const field = 'container config log_path';
+  requireOpenablePath(p, field);
+  const last = p.split('/').pop();
+  if (last === '' || last === '.' || last === '..') throw invalidArgument(`${field} ${JSON.stringify(p)} must name a file`);
+}
 
 function requireCleanAbsolute(p: string, field: string): void {
   if (p === '') throw invalidArgument(`${field} is required`);
   if (!p.startsWith('/')) throw invalidArgument(`${field} ${JSON.stringify(p)} must be an absolute path`);
+  if (p.includes('\0')) throw invalidArgument(`${field} ${JSON.stringify(p)} must not contain NUL`);
   if (!isCleanAbsolute(p)) throw invalidArgument(`${field} ${JSON.stringify(p)} must not contain ".."`);
 }
 
@@ -66,6 +95,48 @@ export function validateProfilePath(p: string, field: string): void {
   if (!p.startsWith('localhost/')) throw invalidArgument(`${field} ${JSON.stringify(p)} is not a known profile`);
 }
 
+/** A metadata name: bounded, no "/" and no control characters (it ends up in names and logs). */
+function validateName(value: string, field: string, required: boolean): void {
+  if (value === '') {
+    if (required) throw invalidArgument(`${field} is required`);
+    return;
+  }
+  if (value.length > MAX_NAME_LENGTH) {
+    throw invalidArgument(`${field} is ${value.length} characters long; at most ${MAX_NAME_LENGTH} are allowed`);
+  }
+  if (value.includes('/') || CONTROL_CHARS.test(value)) {
+    throw invalidArgument(`${field} ${JSON.stringify(value)} must not contain "/" or control characters`);
+  }
+}
+
+/** Pod-level fields written into files or handed to the kernel: hostname, log dir, DNS, ports. */
+function validateSandboxFields(config: PodSandboxConfig__Output): void {
+  const h = config.hostname;
+  if (h.length > MAX_HOSTNAME_LENGTH || /[\s/]/.test(h) || CONTROL_CHARS.test(h)) {
+    throw invalidArgument(`sandbox config hostname ${JSON.stringify(h)} must be at most ${MAX_HOSTNAME_LENGTH} characters, without spaces or "/"`);
+  }
+  if (config.log_directory !== '') {
+    requireCleanAbsolute(config.log_directory, 'sandbox config log_directory');
+    requireOpenablePath(config.log_directory, 'sandbox config log_directory');
+  }
+  const dns = config.dns_config;
+  for (const key of ['servers', 'searches', 'options'] as const) {
+    for (const [i, v] of (dns?.[key] ?? []).entries()) {
+      if (CONTROL_CHARS.test(v)) throw invalidArgument(`sandbox config dns_config.${key}[${i}] ${JSON.stringify(v)} is invalid`);
+    }
+  }
+  for (const [i, p] of (config.port_mappings ?? []).entries()) {
+    for (const key of ['container_port', 'host_port'] as const) {
+      if (!Number.isInteger(p[key]) || p[key] < 0 || p[key] > MAX_PORT) {
+        throw invalidArgument(`sandbox config port_mappings[${i}].${key} ${p[key]} must be between 0 and ${MAX_PORT}`);
+      }
+    }
+    if (p.host_port > 0 && p.container_port === 0) {
+      throw invalidArgument(`sandbox config port_mappings[${i}].container_port is required with host_port ${p.host_port}`);
+    }
+  }
+}
+
 function validateNamespaceModes(ns: { network: string; pid: string; ipc: string } | null | undefined, field: string): void {
   if (ns === null || ns === undefined) return;
   for (const key of ['network', 'pid', 'ipc'] as const) {
@@ -77,7 +148,10 @@ function validateNamespaceModes(ns: { network: string; pid: string; ipc: string 
 export function validateSandboxConfig(config: PodSandboxConfig__Output | null | undefined): void {
   if (config === null || config === undefined) throw invalidArgument('sandbox config is required');
   if (config.metadata === null || config.metadata === undefined) throw invalidArgument('sandbox config metadata is required');
-  if (config.metadata.name === '') throw invalidArgument('sandbox config metadata.name is required');
+  validateName(config.metadata.name, 'sandbox config metadata.name', true);
+  validateName(config.metadata.namespace, 'sandbox config metadata.namespace', false);
+  validateName(config.metadata.uid, 'sandbox config metadata.uid', false);
+  validateSandboxFields(config);
   const linux = config.linux;
   if (linux === null || linux === undefined) return;
   if (linux.cgroup_parent !== '' && linux.cgroup_parent.split('/').includes('..')) {
@@ -104,15 +178,24 @@ export function validateSandboxConfig(config: PodSandboxConfig__Output | null | 
 export function validateContainerConfig(config: ContainerConfig__Output | null | undefined, sandboxConfig?: PodSandboxConfig__Output): void {
   if (config === null || config === undefined) throw invalidArgument('container config is required');
   if (config.metadata === null || config.metadata === undefined) throw invalidArgument('container config metadata is required');
-  if (config.metadata.name === '') throw invalidArgument('container config metadata.name is required');
+  validateName(config.metadata.name, 'container config metadata.name', true);
   if (config.image === null || config.image === undefined || config.image.image === '') {
     throw invalidArgument('container config image.image is required');
   }
   for (const [i, e] of (config.envs ?? []).entries()) {
-    if (e.key === '' || e.key.includes('=')) throw invalidArgument(`container config envs[${i}].key ${JSON.stringify(e.key)} is invalid`);
-    text(e.value);
+    if (e.key === '' || e.key.includes('=') || e.key.includes('\0')) {
+      throw invalidArgument(`container config envs[${i}].key ${JSON.stringify(e.key)} is invalid`);
+    }
+    if (text(e.value).includes('\0')) throw invalidArgument(`container config envs[${i}].value must not contain NUL`);
   }
-  if (config.working_dir !== '' && !config.working_dir.startsWith('/')) {
+  // execve(2) cannot carry NUL bytes: refuse here rather than fail in runc at start.
+  for (const key of ['command', 'args'] as const) {
+    for (const [i, a] of (config[key] ?? []).entries()) {
+      if (a.includes('\0')) throw invalidArgument(`container config ${key}[${i}] must not contain NUL`);
+    }
+  }
+  validateLogPath(config.log_path);
+  if (config.working_dir !== '' && (!config.working_dir.startsWith('/') || config.working_dir.includes('\0'))) {
     throw invalidArgument(`container config working_dir ${JSON.stringify(config.working_dir)} must be an absolute path`);
   }
   for (const [i, m] of (config.mounts ?? []).entries()) {

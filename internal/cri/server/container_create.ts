@@ -140,6 +140,7 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
         volumesDir: join(rootDir, 'volumes'),
       });
 
+      crashPoint('container_create:before_persist');
       // The commit point: metadata, spec and status in one transaction.
       const container = rt.containers.add(
         {

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { ExecSyncRequest__Output } from '../../api/gen/runtime/v1/ExecSyncRequest';
 import type { ExecSyncResponse } from '../../api/gen/runtime/v1/ExecSyncResponse';
 import { TaskIO } from '../../cio/task_io';
-import { deadlineExceeded, failedPrecondition, invalidArgument, kindOf, wrap } from '../../errdefs/errors';
+import { deadlineExceeded, failedPrecondition, invalidArgument, kindOf, messageOf, wrap } from '../../errdefs/errors';
 import type { Spec } from '../../oci/spec';
 import { containerState } from '../store/container';
 import type { TaskExit } from '../tasks/types';
@@ -43,6 +43,16 @@ function capture(stream: Readable | undefined): CappedBuffer {
   const buf = new CappedBuffer(MAX_EXEC_SYNC_OUTPUT);
   stream?.on('data', (chunk: Buffer) => buf.write(chunk));
   return buf;
+}
+
+/** How long the exit of a container whose exec failed may take to be reported by its shim. */
+const EXIT_NOTICE_MS = 1_000;
+
+/** True when `p` settles within `ms`. */
+function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  return Promise.race([p.then(() => true, () => true), timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Waits for `p` to settle, at most `ms`; the timer never outlives the wait. */
@@ -81,6 +91,17 @@ export async function execSync(svc: CriService, req: ExecSyncRequest__Output): P
     } catch (err) {
       if (kindOf(err) === 'DeadlineExceeded') {
         throw deadlineExceeded(`exec ${JSON.stringify(req.cmd[0])} in container ${id}: timeout ${timeoutSec}s exceeded`, err);
+      }
+      // The container exited between the state check above and the exec. runc words that many ways
+      // (setns fails, broken init pipe, "container does not exist"), so ask the task instead: if it
+      // exited, this is a state error as for an exited container. runc's verdict on the command
+      // itself ('exec: "x": executable file not found') needs no wait.
+      const message = messageOf(err);
+      if (
+        /cannot exec in a (stopped|deleted) (container|state)/.test(message) ||
+        (!/unable to start container process: exec: /.test(message) && (await settlesWithin(task.exited, EXIT_NOTICE_MS)))
+      ) {
+        throw failedPrecondition(`exec in container ${id}: container is not running`, err);
       }
       throw wrap(err, `exec ${JSON.stringify(req.cmd[0])} in container ${id}`);
     }

@@ -34,6 +34,7 @@ async function removeLocked(svc: CriService, container: Container): Promise<void
   setRemoving(container);
   try {
     await rt.tasks.get(id)?.delete();
+    crashPoint('container_remove:after_task_delete');
     const ios = containerIOs(rt.containers);
     ios.get(id)?.remove();
     ios.delete(id);

@@ -133,6 +133,7 @@ async function startLocked(svc: CriService, container: Container): Promise<void>
     // Taken before runc start, so it never comes after the exit time the shim reports.
     const startedAt = nowNanos();
     const pid = await task.start();
+    crashPoint('container_start:before_persist_start');
     // No await between start and here: the exit watcher below cannot record an exit before the start.
     rt.containers.updateStatus(id, (s) => ({ ...s, pid, startedAt }));
     watchContainerExit(svc, id, task, io);

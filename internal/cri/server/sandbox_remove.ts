@@ -9,6 +9,7 @@ import { removeContainer } from './container_remove';
 import { hookSandbox } from './hook_views';
 import { stopSandbox } from './sandbox_stop';
 import type { CriService } from './service';
+import { crashPoint } from '../util/crash_points';
 
 export async function removePodSandbox(
   svc: CriService,
@@ -37,6 +38,7 @@ export async function removePodSandbox(
     });
     rmSync(sandbox.metadata.stateDir, { recursive: true, force: true });
     rmSync(sandbox.metadata.rootDir, { recursive: true, force: true });
+    crashPoint('sandbox_remove:before_record_delete');
     rt.sandboxes.delete(sandbox.id);
     rt.sandboxNames.releaseByKey(sandbox.id);
     rt.events.publish({ containerId: sandbox.id, sandboxId: sandbox.id, type: 'CONTAINER_DELETED_EVENT', createdAt: nowNanos() });
