@@ -78,6 +78,12 @@ describe('validateSandboxConfig', () => {
     ['bad overhead', withLinux((c) => (c.linux!.overhead = resources({ memory_limit_in_bytes: '-2' }))), /overhead\.memory_limit_in_bytes -2/],
     ['group without user', podConfig({}, { run_as_group: { value: '1' } }), /run_as_group is set without run_as_user/],
     ['unknown seccomp type', podConfig({}, { seccomp: { profile_type: 'X' as 'Localhost', localhost_ref: '' } }), /seccomp\.profile_type "X"/],
+    ['hostname over 64 characters', podConfig({ hostname: 'h'.repeat(65) }), /hostname "h+" must be at most 64 characters/],
+    ['hostname with a slash', podConfig({ hostname: 'a/b' }), /hostname "a\/b"/],
+    ['relative log_directory', podConfig({ log_directory: 'var/log/pods' }), /log_directory "var\/log\/pods"/],
+    ['log_directory with ..', podConfig({ log_directory: '/var/log/../etc' }), /log_directory "\/var\/log\/..\/etc"/],
+    ['newline in a DNS server', podConfig({ dns_config: { servers: ['1.1.1.1\nnameserver 6.6.6.6'], searches: [], options: [] } }), /dns_config\.servers\[0\]/],
+    ['port out of range', podConfig({ port_mappings: [{ protocol: 'TCP', container_port: 70000, host_port: 0, host_ip: '' }] }), /port_mappings\[0\]\.container_port 70000/],
   ];
   it.each(cases)('rejects %s', (_name, config, message) => {
     expect(rejection(() => validateSandboxConfig(config))).toMatch(message);
