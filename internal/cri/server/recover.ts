@@ -95,35 +95,28 @@ async function recoverContainer(svc: CriService, c: Container, report: RecoveryR
   }
   const runtime = runtimeOf(svc, c.metadata.runtimeHandler);
   const state = containerState(c.status);
+  const markExited = (exitCode: number, reason: string, message: string) => {
+    rt.containers.updateStatus(c.id, (s) => ({
+      ...s,
+      pid: 0,
+      startedAt: isSet(s.startedAt) ? s.startedAt : nowNanos(),
+      finishedAt: nowNanos(),
+      exitCode,
+      reason,
+      message,
+    }));
+    report.lostContainers.push(c.id);
+  };
   if (state === 'CONTAINER_RUNNING') {
     const task = await rt.tasks.reconnect(c.id, c.metadata.sandboxId, runtime);
-    if (!task) {
-      rt.containers.updateStatus(c.id, (s) => ({
-        ...s,
-        pid: 0,
-        finishedAt: nowNanos(),
-        exitCode: 255,
-        reason: 'Unknown',
-        message: 'the container task was gone when berthd restarted',
-      }));
-      report.lostContainers.push(c.id);
-      return;
-    }
-    reattach(svc, c, task);
+    if (task) reattach(svc, c, task);
+    else markExited(255, 'Unknown', 'the container task was gone when berthd restarted');
     return;
   }
   if (state === 'CONTAINER_CREATED' && rt.tasks.bundlesOnDisk().includes(c.id)) {
     // StartContainer was interrupted after the task was created: never leave a task nobody owns.
     await rt.tasks.cleanupDead(c.id, runtime);
-    rt.containers.updateStatus(c.id, (s) => ({
-      ...s,
-      startedAt: isSet(s.startedAt) ? s.startedAt : nowNanos(),
-      finishedAt: nowNanos(),
-      exitCode: 128,
-      reason: 'StartError',
-      message: 'berthd stopped while starting the container',
-    }));
-    report.lostContainers.push(c.id);
+    markExited(128, 'StartError', 'berthd stopped while starting the container');
     return;
   }
   if (state === 'CONTAINER_EXITED' && rt.tasks.bundlesOnDisk().includes(c.id)) {
