@@ -21,11 +21,21 @@ import { imageImport } from './scenarios/image_import';
 import { imagePull } from './scenarios/image_pull';
 import { lifecycle } from './scenarios/lifecycle';
 import { memory } from './scenarios/memory';
+import { restart } from './scenarios/restart';
 import type { Scenario, ScenarioEnv } from './scenarios/scenario';
 
-// Memory first, while the daemons are still idle; the floor before the lifecycle it is compared with.
-const SCENARIOS: Record<ScenarioName, Scenario> = { memory, floor, lifecycle, concurrency, import: imageImport, pull: imagePull };
-const NEEDS_PODS: readonly ScenarioName[] = ['memory', 'lifecycle', 'concurrency'];
+// Memory first, while the daemons are still idle; the floor before the lifecycle it is compared with;
+// restart last, since it replaces the daemons' processes.
+const SCENARIOS: Record<ScenarioName, Scenario> = {
+  memory,
+  floor,
+  lifecycle,
+  concurrency,
+  import: imageImport,
+  pull: imagePull,
+  restart,
+};
+const NEEDS_PODS: readonly ScenarioName[] = ['memory', 'lifecycle', 'concurrency', 'restart'];
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 

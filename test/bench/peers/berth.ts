@@ -6,13 +6,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from '../../../internal/api/cri';
-import { criClient } from '../../harness/cri_client';
 import { berthdMain } from '../../harness/daemon';
 import { Unimplemented } from '../errors';
 import { shimsOf } from '../procs';
 import type { PeerOptions } from './containerd';
 import type { Peer } from './peer';
-import { spawnDaemon } from './spawn';
+import { DaemonProcess } from './daemon_process';
+import type { DaemonCommand } from './spawn';
 import { teardownPeer } from './teardown';
 
 function configToml(opts: PeerOptions): string {
@@ -62,25 +62,30 @@ export async function startBerth(opts: PeerOptions): Promise<Peer> {
     '--address', socket,
     '--log-level', 'warn',
   ];
-  let daemon;
+  const command: DaemonCommand = { command: process.execPath, args, socket, logPath: join(dir, 'berthd.log') };
+  let daemon: DaemonProcess;
   try {
-    daemon = await spawnDaemon(process.execPath, args, socket, join(dir, 'berthd.log'));
+    daemon = await DaemonProcess.start(command);
   } catch (err) {
     await teardownPeer({ name: 'berth', daemon: undefined, dir, socket }).catch(() => undefined);
     throw err;
   }
-  const cri = criClient(socket);
   return {
     name: 'berth',
-    pid: daemon.ref.pid,
+    get pid() {
+      return daemon.pid;
+    },
     socket,
     dir,
-    cri,
+    get cri() {
+      return daemon.cri;
+    },
     certsDir: join(dir, 'certs.d'),
     podLogDir: join(dir, 'pod-logs'),
     cgroupParent: opts.cgroupParent,
     importImage: (archive) => berthctlImport(socket, archive),
     shims: () => shimsOf(dir, socket),
-    stop: () => teardownPeer({ name: 'berth', daemon: daemon.ref, dir, socket, cri }),
+    restart: (signal, recovered) => daemon.restart(signal, recovered),
+    stop: () => teardownPeer({ name: 'berth', daemon: daemon.ref, dir, socket, cri: daemon.cri }),
   };
 }

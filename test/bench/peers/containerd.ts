@@ -6,10 +6,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CniTestEnv } from '../../harness/cni';
-import { criClient } from '../../harness/cri_client';
 import { shimsOf } from '../procs';
 import type { Peer } from './peer';
-import { spawnDaemon } from './spawn';
+import { DaemonProcess } from './daemon_process';
+import type { DaemonCommand } from './spawn';
 import { teardownPeer } from './teardown';
 
 export const CONTAINERD_BINARY = '/usr/bin/containerd';
@@ -65,20 +65,29 @@ export async function startContainerd(opts: PeerOptions): Promise<Peer> {
   const configPath = join(dir, 'config.toml');
   writeFileSync(configPath, configToml(dir, opts.cni, opts.sandboxImage));
   const socket = join(dir, 'containerd.sock');
-  let daemon;
+  const command: DaemonCommand = {
+    command: CONTAINERD_BINARY,
+    args: ['--config', configPath, '--log-level', 'warn'],
+    socket,
+    logPath: join(dir, 'containerd.log'),
+  };
+  let daemon: DaemonProcess;
   try {
-    daemon = await spawnDaemon(CONTAINERD_BINARY, ['--config', configPath, '--log-level', 'warn'], socket, join(dir, 'containerd.log'));
+    daemon = await DaemonProcess.start(command);
   } catch (err) {
     await teardownPeer({ name: 'containerd', daemon: undefined, dir, socket }).catch(() => undefined);
     throw err;
   }
-  const cri = criClient(socket);
   return {
     name: 'containerd',
-    pid: daemon.ref.pid,
+    get pid() {
+      return daemon.pid;
+    },
     socket,
     dir,
-    cri,
+    get cri() {
+      return daemon.cri;
+    },
     certsDir: join(dir, 'certs.d'),
     podLogDir: join(dir, 'pod-logs'),
     cgroupParent: opts.cgroupParent,
@@ -90,6 +99,7 @@ export async function startContainerd(opts: PeerOptions): Promise<Peer> {
       );
     },
     shims: () => shimsOf(dir, socket),
-    stop: () => teardownPeer({ name: 'containerd', daemon: daemon.ref, dir, socket, cri }),
+    restart: (signal, recovered) => daemon.restart(signal, recovered),
+    stop: () => teardownPeer({ name: 'containerd', daemon: daemon.ref, dir, socket, cri: daemon.cri }),
   };
 }

@@ -3,6 +3,7 @@
 // an image archive out of band, and which shim processes are its own.
 import type { CriClient } from '../../harness/cri_client';
 import type { ProcessRef } from '../procs';
+import type { RestartSignal, RestartTiming } from './daemon_process';
 
 export type PeerName = 'containerd' | 'berth';
 
@@ -10,11 +11,12 @@ export const PEER_NAMES: readonly PeerName[] = ['containerd', 'berth'];
 
 export interface Peer {
   readonly name: PeerName;
-  /** The daemon's own PID (not its shims). */
+  /** The daemon's own PID (not its shims); changes when restart() starts a new process. */
   readonly pid: number;
   readonly socket: string;
   /** The temp dir holding everything the daemon writes (root, state, configs, logs). */
   readonly dir: string;
+  /** A client for the daemon serving now (a new one after each restart). */
   readonly cri: CriClient;
   /** Registry hosts.toml directory ([registry] config_path), one subdir per host. */
   readonly certsDir: string;
@@ -26,6 +28,11 @@ export interface Peer {
   importImage(archive: string): Promise<void>;
   /** The shim processes serving this daemon's pods right now. */
   shims(): ProcessRef[];
+  /**
+   * Stops the daemon with `signal` (its containers and shims keep running) and starts it again on
+   * the same root, state and socket; resolves once it answers Version and `recovered` holds.
+   */
+  restart(signal: RestartSignal, recovered: (cri: CriClient) => Promise<boolean>): Promise<RestartTiming>;
   /** Removes all pods via CRI, stops the daemon by PID, kills its leftover shims, unmounts, removes dir. */
   stop(): Promise<void>;
 }

@@ -1,0 +1,124 @@
+// restart: with 20 running pods on each daemon, stop the daemon (SIGTERM: graceful; SIGKILL: a
+// crash; containers and shims keep running) and start it again on the same root, state and
+// socket. Timed from the exec of the new process until it answers Version AND ListContainers
+// shows all 20 containers RUNNING (berthd serves only after its recovery; containerd's CRI may
+// serve earlier, so the listing is what makes the two comparable). `rounds` restarts of each kind,
+// peers alternating. Afterwards the pods must still work (ExecSync `true`), then they are removed.
+import type { CriClient } from '../../harness/cri_client';
+import { Aborted } from '../errors';
+import { removePods, startPod, type PodRef } from '../pods';
+import type { RestartSignal } from '../peers/daemon_process';
+import type { Peer } from '../peers/peer';
+import { isAlive, type ProcessRef } from '../procs';
+import type { Row } from '../report';
+import { p50, timed } from '../stats';
+import { alternating, PeerSeries, type Scenario, type ScenarioEnv } from './scenario';
+
+export const RESTART_PODS = 20;
+const SIGNALS: readonly RestartSignal[] = ['SIGTERM', 'SIGKILL'];
+const RPC_DEADLINE_MS = 30_000;
+const deadline = () => ({ deadline: Date.now() + RPC_DEADLINE_MS });
+
+/** A peer's pods for this scenario and the shims serving them when they were all up. */
+interface PeerPods {
+  peer: Peer;
+  pods: PodRef[];
+  containerIds: Set<string>;
+  shims: ProcessRef[];
+}
+
+interface PodsUndo {
+  peer: Peer;
+  undo: () => Promise<void>;
+}
+
+/** The "everything reconnected" check: every one of our containers listed, and RUNNING. */
+function allRunning(ids: ReadonlySet<string>): (cri: CriClient) => Promise<boolean> {
+  return async (cri) => {
+    const { containers } = await cri.runtime.ListContainers({}, deadline());
+    const running = containers.filter((c) => ids.has(c.id) && c.state === 'CONTAINER_RUNNING');
+    return running.length === ids.size;
+  };
+}
+
+/** Starts the pods one by one; their removal is on the cleanup stack before the first exists. */
+async function startPeerPods(env: ScenarioEnv, peer: Peer, undos: PodsUndo[]): Promise<PeerPods> {
+  const pods: PodRef[] = [];
+  const undo = env.cleanup.push(`${peer.name} restart pods`, async () => {
+    const left = await removePods(peer, pods);
+    if (left.length > 0) throw new Error(left.join('; '));
+  });
+  undos.push({ peer, undo });
+  for (let k = 0; k < RESTART_PODS; k++) pods.push(await startPod(peer, `rs-${env.ctx.runId}-${k}`, env.ctx));
+  const containerIds = new Set(pods.map((p) => p.containerId!));
+  const shims = peer.shims();
+  if (shims.length === 0) throw new Error(`${peer.name}: no shim processes found for ${RESTART_PODS} running pods`);
+  return { peer, pods, containerIds, shims };
+}
+
+/** One restart, timed; then the shims that served before must still be the same processes. */
+async function restartOnce(series: PeerSeries, state: PeerPods, signal: RestartSignal): Promise<void> {
+  const { peer } = state;
+  const timing = await peer.restart(signal, allRunning(state.containerIds));
+  const lost = state.shims.filter((shim) => !isAlive(shim));
+  if (lost.length > 0) throw new Error(`${signal} restart: shim pid(s) ${lost.map((s) => s.pid).join(', ')} did not survive`);
+  series.add(peer.name, `${signal} serve`, timing.serveMs);
+  series.add(peer.name, `${signal} stop`, timing.stopMs);
+}
+
+/** ExecSync `true` into one container: the pods still work through the restarted daemon. */
+async function execAfterRestarts(series: PeerSeries, state: PeerPods): Promise<void> {
+  const containerId = state.pods[0]!.containerId!;
+  const { value: res, ms } = await timed(() =>
+    state.peer.cri.runtime.ExecSync({ container_id: containerId, cmd: ['true'], timeout: '10' }, deadline()),
+  );
+  if (res.exit_code !== 0) throw new Error(`ExecSync true in ${containerId} after restarts: exit code ${res.exit_code}`);
+  series.add(state.peer.name, 'exec', ms);
+}
+
+async function run(env: ScenarioEnv): Promise<Row[]> {
+  const series = new PeerSeries(env);
+  const undos: PodsUndo[] = [];
+  const ready: PeerPods[] = [];
+  const failed = (peer: Peer, stage: string) => (err: unknown) => {
+    if (err instanceof Aborted) throw err;
+    series.fail(peer.name, err);
+    env.log(`restart: ${peer.name} failed ${stage}: ${err instanceof Error ? err.message : String(err)}`);
+  };
+  try {
+    for (const peer of env.peers) {
+      if (env.ctx.aborted()) throw new Aborted();
+      await startPeerPods(env, peer, undos).then((state) => void ready.push(state), failed(peer, `starting ${RESTART_PODS} pods`));
+    }
+    let turn = 0;
+    for (const signal of SIGNALS) {
+      for (let round = 0; round < env.rounds; round++, turn++) {
+        for (const state of alternating(ready, turn)) {
+          if (env.ctx.aborted()) throw new Aborted();
+          if (series.failed(state.peer.name)) continue;
+          await restartOnce(series, state, signal).catch(failed(state.peer, `${signal} restart ${round + 1}`));
+        }
+      }
+      env.log(`restart: ${env.rounds} ${signal} restarts done`);
+    }
+    for (const state of ready) {
+      if (series.failed(state.peer.name)) continue;
+      await execAfterRestarts(series, state).catch(failed(state.peer, 'ExecSync after restarts'));
+    }
+  } finally {
+    // Pods out through CRI (the restarted daemons), newest first.
+    for (const { peer, undo } of undos.reverse()) await undo().catch(failed(peer, 'removing pods'));
+  }
+  const max = (samples: number[]) => Math.max(...samples);
+  const ready20 = `serving, ${RESTART_PODS} running`;
+  return [
+    series.row('restart', `SIGTERM -> exec to ${ready20} (p50)`, 'ms', 'SIGTERM serve', p50),
+    series.row('restart', `SIGTERM -> exec to ${ready20} (max)`, 'ms', 'SIGTERM serve', max),
+    series.row('restart', 'SIGTERM -> old process gone (p50)', 'ms', 'SIGTERM stop', p50),
+    series.row('restart', `SIGKILL -> exec to ${ready20} (p50)`, 'ms', 'SIGKILL serve', p50),
+    series.row('restart', `SIGKILL -> exec to ${ready20} (max)`, 'ms', 'SIGKILL serve', max),
+    series.row('restart', 'ExecSync true after restarts', 'ms', 'exec', p50),
+  ];
+}
+
+export const restart: Scenario = { name: 'restart', run };
