@@ -2,7 +2,7 @@
 // first (stop with timeout 0), then its task, IO, snapshot and dirs go, and the row last, so a kill
 // part way leaves a row that a second RemoveContainer (or the start-up sweep) finishes. The log file
 // stays: kubelet owns it.
-import { rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { RemoveContainerRequest__Output } from '../../api/gen/runtime/v1/RemoveContainerRequest';
 import type { RemoveContainerResponse } from '../../api/gen/runtime/v1/RemoveContainerResponse';
 import { failedPrecondition, isNotFound, messageOf, wrap } from '../../errdefs/errors';
@@ -36,14 +36,18 @@ async function removeLocked(svc: CriService, container: Container): Promise<void
     await rt.tasks.get(id)?.delete();
     crashPoint('container_remove:after_task_delete');
     const ios = containerIOs(rt.containers);
-    ios.get(id)?.remove();
+    ios.get(id)?.close(); // its FIFOs live under stateDir, removed below
     ios.delete(id);
-    await rt.snapshotter.remove(m.snapshotKey).catch((err: unknown) => {
-      if (!isNotFound(err)) throw wrap(err, `remove snapshot of container ${id}`);
-    });
+    // The snapshot and both directories go concurrently, off the event loop: the row (deleted
+    // last) still owns them if any of this fails or berthd dies meanwhile.
+    await Promise.all([
+      rt.snapshotter.remove(m.snapshotKey).catch((err: unknown) => {
+        if (!isNotFound(err)) throw wrap(err, `remove snapshot of container ${id}`);
+      }),
+      rm(m.rootDir, { recursive: true, force: true }),
+      rm(m.stateDir, { recursive: true, force: true }),
+    ]);
     crashPoint('container_remove:after_snapshot');
-    rmSync(m.rootDir, { recursive: true, force: true });
-    rmSync(m.stateDir, { recursive: true, force: true });
     rt.containers.delete(id);
     rt.containerNames.releaseByKey(id);
   } catch (err) {
