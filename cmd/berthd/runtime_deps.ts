@@ -114,8 +114,7 @@ export async function buildRuntimeDeps(
     logger: logger.with({ component: 'streaming' }),
   });
   deps.streaming = streaming;
-  const streamAddress = await streaming.start();
-  logger.info('streaming server listening', { address: streamAddress });
+  await streaming.start(); // logs its own address
   return {
     deps,
     close: async () => {
