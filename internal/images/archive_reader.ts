@@ -31,7 +31,8 @@ function cleanPath(name: string): string | undefined {
   return p;
 }
 
-async function isGzip(path: string): Promise<boolean> {
+/** Whether the file at `path` starts with the gzip magic bytes (archives and layers both may be gzipped). */
+export async function startsWithGzipMagic(path: string): Promise<boolean> {
   const fh = await open(path, 'r');
   try {
     const head = Buffer.alloc(2);
@@ -50,7 +51,7 @@ export async function readArchive(
   const out: ArchiveContents = { metadata: new Map(), blobs: new Map(), links: new Map() };
   let gzip: boolean;
   try {
-    gzip = await isGzip(archivePath);
+    gzip = await startsWithGzipMagic(archivePath);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`image archive ${archivePath} not found`);
     throw wrap(err, `open image archive ${archivePath}`);

@@ -2,12 +2,11 @@
 // layer files. We build a Docker schema2 manifest for each, keep the config blob as is and the layers
 // as they were stored (usually uncompressed tars), checking each uncompressed layer against the
 // config's diff_ids since its path does not name its digest.
-import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ContentLease, Descriptor, ManagedContentStore } from '../content/types';
 import { sha256Digest } from '../content/digest';
 import { failedPrecondition, invalidArgument } from '../errdefs/errors';
-import { blobAt, type ArchiveContents } from './archive_reader';
+import { blobAt, startsWithGzipMagic, type ArchiveContents } from './archive_reader';
 import { MediaType, parseImageConfig } from './oci';
 
 const dockerManifestSchema = z.array(
@@ -22,17 +21,6 @@ export interface ArchiveImage {
   target: Descriptor;
   /** Reference strings as the archive spells them (not yet normalised). */
   names: string[];
-}
-
-async function startsWithGzipMagic(content: ManagedContentStore, digest: string): Promise<boolean> {
-  const fh = await open(content.blobPath(digest), 'r');
-  try {
-    const head = Buffer.alloc(2);
-    const { bytesRead } = await fh.read(head, 0, 2, 0);
-    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  } finally {
-    await fh.close();
-  }
 }
 
 export async function dockerArchiveImages(
@@ -63,7 +51,7 @@ export async function dockerArchiveImages(
     const layers: Descriptor[] = [];
     for (const [i, layerPath] of entry.Layers.entries()) {
       const info = blobAt(contents, layerPath, archivePath);
-      const gzip = await startsWithGzipMagic(content, info.digest);
+      const gzip = await startsWithGzipMagic(content.blobPath(info.digest));
       if (!gzip && info.digest !== config.diffIds[i]) {
         throw failedPrecondition(
           `image archive ${archivePath}: layer ${layerPath} has digest ${info.digest}, config diff_id is ${config.diffIds[i]}`,

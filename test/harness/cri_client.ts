@@ -23,15 +23,18 @@ export interface CriClient {
   close(): void;
 }
 
-/** `const c = criClient(sock); await c.runtime.Version({}); c.close();` */
-export function criClient(socketPath: string): CriClient {
+/**
+ * `const c = criClient(sock); await c.runtime.Version({}); c.close();`
+ * `channelOptions` go to each of the three grpc-js clients.
+ */
+export function criClient(socketPath: string, channelOptions?: grpc.ClientOptions): CriClient {
   const services = berthServices();
   const target = unixTarget(socketPath);
   const credentials = grpc.credentials.createInsecure();
   const raw = {
-    runtime: new services.runtime(target, credentials),
-    image: new services.image(target, credentials),
-    admin: new services.admin(target, credentials),
+    runtime: new services.runtime(target, credentials, channelOptions),
+    image: new services.image(target, credentials, channelOptions),
+    admin: new services.admin(target, credentials, channelOptions),
   };
   return {
     runtime: promiseClient(raw.runtime, services.runtime.service),

@@ -21,27 +21,34 @@ static napi_value throw_type(napi_env env, const char *msg) {
   return NULL;
 }
 
+/* "<what> <problem>" as a TypeError, so every argument error names the argument. */
+static napi_value throw_arg_type(napi_env env, const char *what, const char *problem) {
+  char msg[128];
+  snprintf(msg, sizeof msg, "%s %s", what, problem);
+  return throw_type(env, msg);
+}
+
+/* malloc that throws (and returns NULL) when memory is out. */
+static void *alloc_or_throw(napi_env env, size_t size) {
+  void *buf = malloc(size);
+  if (buf == NULL) napi_throw_error(env, NULL, "out of memory");
+  return buf;
+}
+
 /* Reads argument i as a UTF-8 string into a fresh malloc'd buffer; NULL (with a pending JS
  * exception) when it is not a string. The caller frees. */
 static char *arg_string(napi_env env, napi_value value, const char *what) {
   size_t len = 0;
   if (napi_get_value_string_utf8(env, value, NULL, 0, &len) != napi_ok) {
-    char msg[128];
-    snprintf(msg, sizeof msg, "%s must be a string", what);
-    throw_type(env, msg);
+    throw_arg_type(env, what, "must be a string");
     return NULL;
   }
-  char *buf = malloc(len + 1);
-  if (buf == NULL) {
-    napi_throw_error(env, NULL, "out of memory");
-    return NULL;
-  }
+  char *buf = alloc_or_throw(env, len + 1);
+  if (buf == NULL) return NULL;
   napi_get_value_string_utf8(env, value, buf, len + 1, &len);
   if (strlen(buf) != len) { /* an embedded NUL would silently truncate the path */
     free(buf);
-    char msg[128];
-    snprintf(msg, sizeof msg, "%s contains a NUL byte", what);
-    throw_type(env, msg);
+    throw_arg_type(env, what, "contains a NUL byte");
     return NULL;
   }
   return buf;
@@ -49,11 +56,17 @@ static char *arg_string(napi_env env, napi_value value, const char *what) {
 
 static int arg_int64(napi_env env, napi_value value, const char *what, int64_t *out) {
   if (napi_get_value_int64(env, value, out) != napi_ok) {
-    char msg[128];
-    snprintf(msg, sizeof msg, "%s must be a number", what);
-    throw_type(env, msg);
+    throw_arg_type(env, what, "must be a number");
     return -1;
   }
+  return 0;
+}
+
+/* The xattr calls' leading (path, name) pair. Both outputs start NULL; the caller frees both,
+ * whether this succeeded or not. */
+static int arg_path_and_name(napi_env env, napi_value *argv, char **path, char **name) {
+  if ((*path = arg_string(env, argv[0], "path")) == NULL) return -1;
+  if ((*name = arg_string(env, argv[1], "name")) == NULL) return -1;
   return 0;
 }
 
@@ -73,6 +86,13 @@ static napi_value undefined(napi_env env) {
   return v;
 }
 
+/* The result of a call that returns 0 or -1/errno: undefined, or a thrown errno Error naming
+ * the call and path. errno is read here, right after the call, before anything can clobber it. */
+static napi_value void_result(napi_env env, int rc, const char *call, const char *path) {
+  if (rc != 0) return berth_throw_errno(env, errno, call, path);
+  return undefined(env);
+}
+
 /* mount(source, target, fstype, flags, data) */
 static napi_value js_mount(napi_env env, napi_callback_info info) {
   napi_value argv[5];
@@ -85,11 +105,8 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
   if ((fstype = arg_string(env, argv[2], "fstype")) == NULL) goto out;
   if (arg_int64(env, argv[3], "flags", &flags) != 0) goto out;
   if ((data = arg_string(env, argv[4], "data")) == NULL) goto out;
-  if (mount(source, target, fstype, (unsigned long)flags, data[0] ? data : NULL) != 0) {
-    berth_throw_errno(env, errno, "mount", target);
-    goto out;
-  }
-  result = undefined(env);
+  result = void_result(env, mount(source, target, fstype, (unsigned long)flags, data[0] ? data : NULL), "mount",
+                       target);
 out:
   free(source);
   free(target);
@@ -106,12 +123,8 @@ static napi_value js_umount2(napi_env env, napi_callback_info info) {
   char *target = arg_string(env, argv[0], "target");
   if (target == NULL) return NULL;
   napi_value result = NULL;
-  if (arg_int64(env, argv[1], "flags", &flags) == 0) {
-    if (umount2(target, (int)flags) != 0)
-      berth_throw_errno(env, errno, "umount2", target);
-    else
-      result = undefined(env);
-  }
+  if (arg_int64(env, argv[1], "flags", &flags) == 0)
+    result = void_result(env, umount2(target, (int)flags), "umount2", target);
   free(target);
   return result;
 }
@@ -126,11 +139,8 @@ static napi_value js_mknod(napi_env env, napi_callback_info info) {
   if (arg_int64(env, argv[3], "minor", &minor_n) != 0) return NULL;
   char *path = arg_string(env, argv[0], "path");
   if (path == NULL) return NULL;
-  napi_value result = NULL;
-  if (mknod(path, (mode_t)mode, makedev((unsigned)major_n, (unsigned)minor_n)) != 0)
-    berth_throw_errno(env, errno, "mknod", path);
-  else
-    result = undefined(env);
+  napi_value result =
+      void_result(env, mknod(path, (mode_t)mode, makedev((unsigned)major_n, (unsigned)minor_n)), "mknod", path);
   free(path);
   return result;
 }
@@ -143,11 +153,7 @@ static napi_value js_mkfifo(napi_env env, napi_callback_info info) {
   if (arg_int64(env, argv[1], "mode", &mode) != 0) return NULL;
   char *path = arg_string(env, argv[0], "path");
   if (path == NULL) return NULL;
-  napi_value result = NULL;
-  if (mkfifo(path, (mode_t)mode) != 0)
-    berth_throw_errno(env, errno, "mkfifo", path);
-  else
-    result = undefined(env);
+  napi_value result = void_result(env, mkfifo(path, (mode_t)mode), "mkfifo", path);
   free(path);
   return result;
 }
@@ -166,14 +172,8 @@ static napi_value js_lsetxattr(napi_env env, napi_callback_info info) {
   if (arg_int64(env, argv[3], "flags", &flags) != 0) return NULL;
   char *path = NULL, *name = NULL;
   napi_value result = NULL;
-  if ((path = arg_string(env, argv[0], "path")) == NULL) goto out;
-  if ((name = arg_string(env, argv[1], "name")) == NULL) goto out;
-  if (lsetxattr(path, name, value, value_len, (int)flags) != 0) {
-    berth_throw_errno(env, errno, "lsetxattr", path);
-    goto out;
-  }
-  result = undefined(env);
-out:
+  if (arg_path_and_name(env, argv, &path, &name) == 0)
+    result = void_result(env, lsetxattr(path, name, value, value_len, (int)flags), "lsetxattr", path);
   free(path);
   free(name);
   return result;
@@ -185,13 +185,9 @@ static napi_value js_lgetxattr(napi_env env, napi_callback_info info) {
   if (get_args(env, info, 2, argv) != 0) return NULL;
   char *path = NULL, *name = NULL;
   napi_value result = NULL;
-  char *buf = malloc(XATTR_VALUE_MAX_BYTES);
-  if (buf == NULL) {
-    napi_throw_error(env, NULL, "out of memory");
-    return NULL;
-  }
-  if ((path = arg_string(env, argv[0], "path")) == NULL) goto out;
-  if ((name = arg_string(env, argv[1], "name")) == NULL) goto out;
+  char *buf = alloc_or_throw(env, XATTR_VALUE_MAX_BYTES);
+  if (buf == NULL) return NULL;
+  if (arg_path_and_name(env, argv, &path, &name) != 0) goto out;
   ssize_t n = lgetxattr(path, name, buf, XATTR_VALUE_MAX_BYTES);
   if (n < 0) {
     if (errno == ENODATA)
@@ -216,12 +212,8 @@ static napi_value js_llistxattr(napi_env env, napi_callback_info info) {
   char *path = arg_string(env, argv[0], "path");
   if (path == NULL) return NULL;
   napi_value result = NULL;
-  char *buf = malloc(XATTR_LIST_MAX_BYTES);
-  if (buf == NULL) {
-    free(path);
-    napi_throw_error(env, NULL, "out of memory");
-    return NULL;
-  }
+  char *buf = alloc_or_throw(env, XATTR_LIST_MAX_BYTES);
+  if (buf == NULL) goto out;
   ssize_t n = llistxattr(path, buf, XATTR_LIST_MAX_BYTES);
   if (n < 0) {
     berth_throw_errno(env, errno, "llistxattr", path);
@@ -248,14 +240,8 @@ static napi_value js_lremovexattr(napi_env env, napi_callback_info info) {
   if (get_args(env, info, 2, argv) != 0) return NULL;
   char *path = NULL, *name = NULL;
   napi_value result = NULL;
-  if ((path = arg_string(env, argv[0], "path")) == NULL) goto out;
-  if ((name = arg_string(env, argv[1], "name")) == NULL) goto out;
-  if (lremovexattr(path, name) != 0) {
-    berth_throw_errno(env, errno, "lremovexattr", path);
-    goto out;
-  }
-  result = undefined(env);
-out:
+  if (arg_path_and_name(env, argv, &path, &name) == 0)
+    result = void_result(env, lremovexattr(path, name), "lremovexattr", path);
   free(path);
   free(name);
   return result;

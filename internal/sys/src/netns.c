@@ -192,33 +192,40 @@ static napi_value queue_job(napi_env env, ns_job *job, const char *name) {
   return promise;
 }
 
-/* createNetns(path): Promise<void> */
-static napi_value create_netns(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
+/* A zeroed job for the JS call `call`, whose first of `want` arguments (read into argv) is the
+ * namespace path. NULL when it cannot be made: with a pending exception, except for too few
+ * arguments when `usage` is NULL. */
+static ns_job *job_for_path(napi_env env, napi_callback_info info, size_t want, napi_value *argv, const char *call,
+                            const char *usage) {
+  size_t argc = want;
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   ns_job *job = calloc(1, sizeof *job);
-  if (job == NULL) return berth_throw_errno(env, ENOMEM, "createNetns", NULL);
-  if (argc < 1 || !read_path(env, argv[0], job->path, sizeof job->path)) {
-    free(job);
+  if (job == NULL) {
+    berth_throw_errno(env, ENOMEM, call, NULL);
     return NULL;
   }
+  if (argc < want || !read_path(env, argv[0], job->path, sizeof job->path)) {
+    free(job);
+    if (argc < want && usage != NULL) napi_throw_type_error(env, NULL, usage);
+    return NULL;
+  }
+  return job;
+}
+
+/* createNetns(path): Promise<void> */
+static napi_value create_netns(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  ns_job *job = job_for_path(env, info, 1, argv, "createNetns", NULL);
+  if (job == NULL) return NULL;
   job->kind = JOB_CREATE;
   return queue_job(env, job, "berth.createNetns");
 }
 
 /* connectInNetns(path, port, timeoutMs): Promise<number> (a connected TCP socket fd) */
 static napi_value connect_in_netns(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
   napi_value argv[3];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  ns_job *job = calloc(1, sizeof *job);
-  if (job == NULL) return berth_throw_errno(env, ENOMEM, "connectInNetns", NULL);
-  if (argc < 3 || !read_path(env, argv[0], job->path, sizeof job->path)) {
-    free(job);
-    if (argc < 3) napi_throw_type_error(env, NULL, "connectInNetns(path, port, timeoutMs)");
-    return NULL;
-  }
+  ns_job *job = job_for_path(env, info, 3, argv, "connectInNetns", "connectInNetns(path, port, timeoutMs)");
+  if (job == NULL) return NULL;
   if (napi_get_value_int32(env, argv[1], &job->port) != napi_ok || job->port < 1 || job->port > 65535 ||
       napi_get_value_int32(env, argv[2], &job->timeout_ms) != napi_ok || job->timeout_ms < 1) {
     free(job);

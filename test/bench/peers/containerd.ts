@@ -2,27 +2,15 @@
 // root, state, sockets, opt dir, CNI conf dir and registry hosts dir, never the system daemon.
 // Images go in with `ctr images import` (which unpacks into overlayfs) into the k8s.io namespace.
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CniTestEnv } from '../../harness/cni';
-import { shimsOf } from '../procs';
-import type { Peer } from './peer';
-import { DaemonProcess } from './daemon_process';
-import type { DaemonCommand } from './spawn';
-import { teardownPeer } from './teardown';
+import { launchPeer } from './launch';
+import type { Peer, PeerOptions } from './peer';
 
 export const CONTAINERD_BINARY = '/usr/bin/containerd';
 export const CTR_BINARY = '/usr/bin/ctr';
 const CRI_NAMESPACE = 'k8s.io';
-
-export interface PeerOptions {
-  /** The peer's own dir (created here, removed by stop). */
-  dir: string;
-  cni: CniTestEnv;
-  sandboxImage: string;
-  cgroupParent: string;
-}
 
 function configToml(dir: string, cni: CniTestEnv, sandboxImage: string): string {
   const p = (sub: string) => JSON.stringify(join(dir, sub));
@@ -60,37 +48,19 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
 
 export async function startContainerd(opts: PeerOptions): Promise<Peer> {
   const { dir } = opts;
-  mkdirSync(join(dir, 'certs.d'), { recursive: true });
-  mkdirSync(join(dir, 'pod-logs'), { recursive: true });
   const configPath = join(dir, 'config.toml');
-  writeFileSync(configPath, configToml(dir, opts.cni, opts.sandboxImage));
   const socket = join(dir, 'containerd.sock');
-  const command: DaemonCommand = {
-    command: CONTAINERD_BINARY,
-    args: ['--config', configPath, '--log-level', 'warn'],
-    socket,
-    logPath: join(dir, 'containerd.log'),
-  };
-  let daemon: DaemonProcess;
-  try {
-    daemon = await DaemonProcess.start(command);
-  } catch (err) {
-    await teardownPeer({ name: 'containerd', daemon: undefined, dir, socket }).catch(() => undefined);
-    throw err;
-  }
-  return {
+  return launchPeer({
     name: 'containerd',
-    get pid() {
-      return daemon.pid;
+    opts,
+    configPath,
+    configText: configToml(dir, opts.cni, opts.sandboxImage),
+    command: {
+      command: CONTAINERD_BINARY,
+      args: ['--config', configPath, '--log-level', 'warn'],
+      socket,
+      logPath: join(dir, 'containerd.log'),
     },
-    socket,
-    dir,
-    get cri() {
-      return daemon.cri;
-    },
-    certsDir: join(dir, 'certs.d'),
-    podLogDir: join(dir, 'pod-logs'),
-    cgroupParent: opts.cgroupParent,
     importImage: async (archive) => {
       await promisify(execFile)(
         CTR_BINARY,
@@ -98,8 +68,5 @@ export async function startContainerd(opts: PeerOptions): Promise<Peer> {
         { timeout: 600_000, maxBuffer: 16 << 20 },
       );
     },
-    shims: () => shimsOf(dir, socket),
-    restart: (signal, recovered) => daemon.restart(signal, recovered),
-    stop: () => teardownPeer({ name: 'containerd', daemon: daemon.ref, dir, socket, cri: daemon.cri }),
-  };
+  });
 }

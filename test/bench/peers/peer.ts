@@ -1,6 +1,7 @@
 // What every scenario needs from a daemon under test, so containerd and berth are driven by the
 // same CRI client code: its socket and client, where its pods put cgroups and logs, how to import
 // an image archive out of band, and which shim processes are its own.
+import type { CniTestEnv } from '../../harness/cni';
 import type { CriClient } from '../../harness/cri_client';
 import type { ProcessRef } from '../procs';
 import type { RestartSignal, RestartTiming } from './daemon_process';
@@ -8,6 +9,15 @@ import type { RestartSignal, RestartTiming } from './daemon_process';
 export type PeerName = 'containerd' | 'berth';
 
 export const PEER_NAMES: readonly PeerName[] = ['containerd', 'berth'];
+
+/** What the bench gives each peer it starts. */
+export interface PeerOptions {
+  /** The peer's own dir (created here, removed by stop). */
+  dir: string;
+  cni: CniTestEnv;
+  sandboxImage: string;
+  cgroupParent: string;
+}
 
 export interface Peer {
   readonly name: PeerName;

@@ -8,8 +8,8 @@ import { removeCgroupTree } from '../cgroups';
 import type { CleanupStack } from '../cleanup';
 import { cellFromError, type Cell } from '../report';
 import { startBerth } from './berth';
-import { startContainerd, type PeerOptions } from './containerd';
-import { PEER_NAMES, type Peer, type PeerName } from './peer';
+import { startContainerd } from './containerd';
+import { PEER_NAMES, type Peer, type PeerName, type PeerOptions } from './peer';
 
 const STARTERS: Record<PeerName, (opts: PeerOptions) => Promise<Peer>> = {
   containerd: startContainerd,

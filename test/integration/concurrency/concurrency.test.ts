@@ -25,14 +25,6 @@ function tally(codes: string[]): Record<string, number> {
 
 describe('concurrent CRI calls', () => {
   let env: BerthEnv;
-  const host = () => ({
-    root: env.daemon.root,
-    state: env.daemon.state,
-    dir: env.dir,
-    socket: env.daemon.socket,
-    cgroupParent: env.cgroupParent,
-    allocatedIPs: () => env.cni.allocatedIPs(),
-  });
 
   beforeAll(async () => {
     env = await createBerthEnv();
@@ -60,11 +52,11 @@ describe('concurrent CRI calls', () => {
 
     const listed = (await env.client.runtime.ListContainers({ filter: { pod_sandbox_id: podId } })).containers;
     expect(listed.map((c) => c.id)).toEqual(ids);
-    expect(leaks(host())).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
     const active = dbRows(env.daemon.root).snapshots.filter((s) => s.kind === 'active').map((s) => s.key).sort();
     expect(active).toEqual([podId, ids[0]!].sort());
     await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
-    expect(leaks(host())).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
   });
 
   it('racing Start, Stop and Remove of one container end in one definite state', async () => {
@@ -94,7 +86,7 @@ describe('concurrent CRI calls', () => {
         .filter((l) => l.endsWith(`/${id}`))
         .flatMap(cgroupPids);
       expect({ after, running: procs.length > 0 }).toEqual({ after, running: after === 'CONTAINER_RUNNING' });
-      expect(leaks(host())).toEqual([]);
+      expect(leaks(env.host())).toEqual([]);
 
       await r.RemoveContainer({ container_id: id }, deadline());
       expect((await callError(r.ContainerStatus({ container_id: id }))).code).toBe(GrpcStatus.NOT_FOUND);
@@ -102,7 +94,7 @@ describe('concurrent CRI calls', () => {
     }
     process.stderr.write(`start/stop/remove race outcomes: ${JSON.stringify(tally(seen))}\n`);
     await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
-    expect(leaks(host())).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
   });
 
   it('20 pods started at once all reach Ready, and are removed cleanly at once', async () => {
@@ -117,7 +109,7 @@ describe('concurrent CRI calls', () => {
     const ips = new Set(await Promise.all(ids.map(async (id) => (await env.client.runtime.PodSandboxStatus({ pod_sandbox_id: id })).status!.network!.ip)));
     expect(ips.size).toBe(20);
     expect(shimsOf(env.daemon.socket)).toHaveLength(20);
-    expect(leaks(host())).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
 
     // 20 IDs over 16 hex digits: two share a first digit, and that prefix is ambiguous.
     const first = ids.map((id) => id[0]!);
@@ -129,7 +121,7 @@ describe('concurrent CRI calls', () => {
     const codes = await Promise.all(ids.map((id) => outcome(env.client.runtime.RemovePodSandbox({ pod_sandbox_id: id }, deadline()))));
     expect(tally(codes)).toEqual({ OK: 20 });
     expect((await env.client.runtime.ListPodSandbox({})).items).toEqual([]);
-    expect(leaks(host())).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
     expect(mountsUnder(env.dir)).toEqual([]);
     expect(shimsOf(env.daemon.socket)).toEqual([]);
     expect(env.cni.allocatedIPs()).toEqual([]);

@@ -19,15 +19,6 @@ describe('hostile CRI requests', () => {
   let pod: PodSandboxConfig;
   let runningId: string;
 
-  const host = () => ({
-    root: env.daemon.root,
-    state: env.daemon.state,
-    dir: env.dir,
-    socket: env.daemon.socket,
-    cgroupParent: env.cgroupParent,
-    allocatedIPs: () => env.cni.allocatedIPs(),
-  });
-
   async function rejected(p: Promise<unknown>, code: number, mentions: string | RegExp): Promise<void> {
     const err = await callError(p);
     expect(`${GrpcStatus[err.code]}: ${err.details}`).toMatch(new RegExp(`^${GrpcStatus[code]}: `));
@@ -122,7 +113,7 @@ describe('hostile CRI requests', () => {
       expect(listed).toEqual([runningId, id].sort());
       await env.client.runtime.RemoveContainer({ container_id: id });
       expect((await env.client.runtime.ListPodSandbox({})).items.map((p) => p.id)).toEqual([podId]);
-      expect(leaks(host())).toEqual([]);
+      expect(leaks(env.host())).toEqual([]);
     });
   });
 

@@ -3,18 +3,19 @@
 // directories. Each env has its own CNI bridge and subnet, cgroup parent and pod log dirs; the
 // busybox and pause images are imported once through Admin/ImportImage and stay in the root.
 // close() removes what is left through the CRI, stops berthd and removes everything it made.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ContainerConfig } from '../../../internal/api/gen/runtime/v1/ContainerConfig';
-import type { ContainerStatus__Output } from '../../../internal/api/gen/runtime/v1/ContainerStatus';
-import type { PodSandboxConfig } from '../../../internal/api/gen/runtime/v1/PodSandboxConfig';
-import { createCniTestEnv, SYSTEM_CNI_BIN_DIR, type CniTestEnv } from '../../harness/cni';
+import { deadline, importTestImages, podDriver, testBerthToml, type PodDriver } from '../../harness/berth_env';
+import { cgroupPids, leafCgroups, removeCgroupParent } from '../../harness/cgroups';
+import { createCniTestEnv, type CniTestEnv } from '../../harness/cni';
 import { criClient, type CriClient } from '../../harness/cri_client';
 import { startBerthd, type ExitStatus, type RunningBerthd } from '../../harness/daemon';
-import { BUSYBOX_IMAGE, testImages } from '../../harness/images';
-import { cgroupDirs, cgroupPids, leafCgroups, scrubHost } from './host_state';
+import { testImages } from '../../harness/images';
+import { scrubHost, type HostView } from './host_state';
+
+export { deadline } from '../../harness/berth_env';
 
 export const SLEEPER = ['sh', '-c', 'trap "exit 0" TERM; sleep 3600 & wait'];
 /** Writes "tick <n>" every 100 ms: a log that must keep flowing across restarts. */
@@ -27,7 +28,7 @@ export interface EnvOptions {
   criToml?: string;
 }
 
-export interface BerthEnv {
+export interface BerthEnv extends PodDriver {
   readonly dir: string;
   readonly cni: CniTestEnv;
   /** Pod log directories live under it. */
@@ -43,44 +44,20 @@ export interface BerthEnv {
   stop(): Promise<ExitStatus>;
   /** Waits until a crash point killed the daemon; throws when it exited otherwise. */
   crashed(point: string): Promise<void>;
-  podConfig(name: string, extra?: Partial<PodSandboxConfig>): PodSandboxConfig;
-  containerConfig(pod: PodSandboxConfig, name: string, command: string[], extra?: Partial<ContainerConfig>): ContainerConfig;
-  runPod(name: string, extra?: Partial<PodSandboxConfig>): Promise<{ podId: string; config: PodSandboxConfig }>;
-  create(podId: string, pod: PodSandboxConfig, name: string, command: string[], extra?: Partial<ContainerConfig>): Promise<string>;
-  status(id: string): Promise<ContainerStatus__Output>;
-  waitState(id: string, state: string): Promise<ContainerStatus__Output>;
+  /** What leaks() and the clean-host checks look at for this env (its daemon as it is now). */
+  host(): HostView;
   /** Removes every pod through the CRI (what kubelet does when it gives up on a node). */
   removeAll(): Promise<void>;
   close(): Promise<void>;
 }
 
-export const deadline = (ms = 120_000) => ({ deadline: Date.now() + ms });
-
-function removeCgroupParent(parent: string): void {
-  if (!/^\/berth-rec-[0-9a-f]+$/.test(parent)) throw new Error(`refusing to remove cgroup ${parent}`);
-  const removeTree = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) removeTree(join(dir, e.name));
-    rmdirSync(dir);
-  };
-  for (const dir of cgroupDirs(parent)) removeTree(dir);
-}
-
 export async function createBerthEnv(opts: EnvOptions = {}): Promise<BerthEnv> {
-  const paths = await testImages();
+  await testImages();
   const cni = createCniTestEnv();
   const dir = mkdtempSync(join(tmpdir(), 'berth-rec-'));
   const scratch = join(dir, 'logs');
   const cgroupParent = `/berth-rec-${randomBytes(4).toString('hex')}`;
-  const configToml = `[cri]
-restrict_oom_score_adj = true
-${opts.criToml ?? ''}
-
-[cni]
-bin_dirs = [${JSON.stringify(SYSTEM_CNI_BIN_DIR)}]
-conf_dir = ${JSON.stringify(cni.confDir)}
-
-${opts.extraToml?.(dir) ?? ''}
-`;
+  const configToml = testBerthToml(cni, { criToml: opts.criToml, extraToml: opts.extraToml?.(dir) });
   let imported = false;
 
   const env: BerthEnv = {
@@ -94,8 +71,7 @@ ${opts.extraToml?.(dir) ?? ''}
       env.daemon = await startBerthd({ dir, configToml, env: crashAt ? { BERTH_CRASH_AT: crashAt } : { BERTH_CRASH_AT: '' } });
       env.client = criClient(env.daemon.socket);
       if (!imported) {
-        await env.client.admin.ImportImage({ path: paths.busyboxOci, name: '' });
-        await env.client.admin.ImportImage({ path: paths.pauseOci, name: '' });
+        await importTestImages(env.client);
         imported = true;
       }
     },
@@ -110,56 +86,15 @@ ${opts.extraToml?.(dir) ?? ''}
         throw new Error(`berthd did not die at ${point}: ${JSON.stringify(status)}\n${env.daemon.stderr().slice(-4000)}`);
       }
     },
-    podConfig: (name, extra = {}) => ({
-      metadata: { name, uid: randomUUID(), namespace: 'berth-test', attempt: 0 },
-      hostname: name,
-      log_directory: join(scratch, name),
-      linux: {
-        cgroup_parent: cgroupParent,
-        security_context: { namespace_options: { network: 'POD', pid: 'CONTAINER', ipc: 'POD' } },
-      },
-      ...extra,
+    ...podDriver({ client: () => env.client, cgroupParent, logDirectory: (name) => join(scratch, name) }),
+    host: () => ({
+      root: env.daemon.root,
+      state: env.daemon.state,
+      dir: env.dir,
+      socket: env.daemon.socket,
+      cgroupParent: env.cgroupParent,
+      allocatedIPs: () => env.cni.allocatedIPs(),
     }),
-    containerConfig(pod, name, command, extra = {}) {
-      const linux = extra.linux ?? {};
-      const securityContext = linux.security_context ?? {};
-      return {
-        metadata: { name, attempt: 0 },
-        image: { image: BUSYBOX_IMAGE },
-        command,
-        log_path: `${name}/0.log`,
-        ...extra,
-        linux: {
-          ...linux,
-          security_context: {
-            ...securityContext,
-            namespace_options: securityContext.namespace_options ?? pod.linux?.security_context?.namespace_options,
-          },
-        },
-      };
-    },
-    async runPod(name, extra) {
-      const config = env.podConfig(name, extra);
-      const { pod_sandbox_id } = await env.client.runtime.RunPodSandbox({ config }, deadline());
-      return { podId: pod_sandbox_id, config };
-    },
-    async create(podId, pod, name, command, extra) {
-      const config = env.containerConfig(pod, name, command, extra);
-      const { container_id } = await env.client.runtime.CreateContainer({ pod_sandbox_id: podId, config, sandbox_config: pod }, deadline());
-      return container_id;
-    },
-    async status(id) {
-      return (await env.client.runtime.ContainerStatus({ container_id: id })).status!;
-    },
-    async waitState(id, state) {
-      const giveUp = Date.now() + 60_000;
-      for (;;) {
-        const s = await env.status(id);
-        if (s.state === state) return s;
-        if (Date.now() > giveUp) throw new Error(`container ${id} stayed ${s.state}, never ${state}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
     async removeAll() {
       for (const pod of (await env.client.runtime.ListPodSandbox({})).items) {
         await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: pod.id }, deadline());
@@ -181,7 +116,7 @@ ${opts.extraToml?.(dir) ?? ''}
           await new Promise((r) => setTimeout(r, 50));
         }
         cni.cleanup();
-        removeCgroupParent(cgroupParent);
+        removeCgroupParent(cgroupParent, '/berth-rec-');
         rmSync(dir, { recursive: true, force: true });
       }
     },

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { callError } from '../../harness/cri_client';
 import { createBerthEnv, deadline, SLEEPER, TICKER, type BerthEnv } from './berth_env';
-import { dbRows, leaks, mountsUnder, shimsOf, type HostView } from './host_state';
+import { dbRows, leaks, mountsUnder, shimsOf } from './host_state';
 import { leafCgroups } from './host_state';
 
 jest.setTimeout(300_000);
@@ -33,15 +33,6 @@ describe('restart recovery at each crash point', () => {
   let env: BerthEnv;
   let survivor: { podId: string; id: string; logPath: string };
   const covered: string[] = [];
-
-  const host = (): HostView => ({
-    root: env.daemon.root,
-    state: env.daemon.state,
-    dir: env.dir,
-    socket: env.daemon.socket,
-    cgroupParent: env.cgroupParent,
-    allocatedIPs: () => env.cni.allocatedIPs(),
-  });
 
   /**
    * Restarts berthd with BERTH_CRASH_AT=point, runs `drive` (whose RPC must kill it), then starts
@@ -90,7 +81,7 @@ describe('restart recovery at each crash point', () => {
 
         const pods = (await env.client.runtime.ListPodSandbox({})).items;
         expect(pods.map((p) => p.metadata?.name)).toEqual(['survivor']);
-        expect(leaks(host())).toEqual([]);
+        expect(leaks(env.host())).toEqual([]);
         expect(shimsOf(env.daemon.socket).map((s) => s.id)).toEqual([survivor.podId]);
 
         const { pod_sandbox_id: retry } = await env.client.runtime.RunPodSandbox({ config }, deadline());
@@ -98,7 +89,7 @@ describe('restart recovery at each crash point', () => {
         expect(status!.state).toBe('SANDBOX_READY');
         await env.client.runtime.StopPodSandbox({ pod_sandbox_id: retry });
         await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: retry });
-        expect(leaks(host())).toEqual([]);
+        expect(leaks(env.host())).toEqual([]);
       });
     },
   );
@@ -116,12 +107,12 @@ describe('restart recovery at each crash point', () => {
       );
 
       expect((await env.client.runtime.ListContainers({ filter: { pod_sandbox_id: podId } })).containers).toEqual([]);
-      expect(leaks(host())).toEqual([]);
+      expect(leaks(env.host())).toEqual([]);
       const id = await env.create(podId, pod, 'app', SLEEPER);
       await env.client.runtime.StartContainer({ container_id: id });
       expect((await env.status(id)).state).toBe('CONTAINER_RUNNING');
       await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
-      expect(leaks(host())).toEqual([]);
+      expect(leaks(env.host())).toEqual([]);
     });
   });
 
@@ -140,7 +131,7 @@ describe('restart recovery at each crash point', () => {
       );
 
       expect(await env.status(id)).toMatchObject({ state: 'CONTAINER_EXITED', exit_code: 128, reason: 'StartError' });
-      expect(leaks(host())).toEqual([]);
+      expect(leaks(env.host())).toEqual([]);
       expect(leafCgroups(env.cgroupParent).filter((l) => l.endsWith(id))).toEqual([]);
       // The pod itself is fine: another container starts in it; the broken one removes cleanly.
       const { status } = await env.client.runtime.PodSandboxStatus({ pod_sandbox_id: podId });
@@ -152,7 +143,7 @@ describe('restart recovery at each crash point', () => {
       expect(existsSync(join(env.daemon.state, 'containers', id))).toBe(false);
       await env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline());
       await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
-      expect(leaks(host())).toEqual([]);
+      expect(leaks(env.host())).toEqual([]);
     });
   });
 
@@ -171,13 +162,13 @@ describe('restart recovery at each crash point', () => {
     );
 
     expect((await env.status(id)).state).toBe('CONTAINER_EXITED');
-    expect(leaks(host())).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
     await env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline());
     const { status } = await env.client.runtime.PodSandboxStatus({ pod_sandbox_id: podId });
     expect(status!.state).toBe('SANDBOX_NOTREADY');
-    expect(leaks(host())).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
     await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
-    expect(leaks(host())).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
   });
 
   it('RemovePodSandbox killed at sandbox_remove:before_record_delete finishes on retry and frees the name', async () => {
@@ -193,12 +184,12 @@ describe('restart recovery at each crash point', () => {
       () => env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline()),
     );
 
-    expect(leaks(host())).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
     await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
     expect(dbRows(env.daemon.root).sandboxes.map((s) => s.id)).not.toContain(podId);
     const { pod_sandbox_id: again } = await env.client.runtime.RunPodSandbox({ config: pod }, deadline());
     await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: again }, deadline());
-    expect(leaks(host())).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
   });
 
   it('RemoveContainer killed at container_remove:after_task_delete finishes on retry', async () => {
@@ -216,14 +207,14 @@ describe('restart recovery at each crash point', () => {
     );
 
     expect((await env.status(id)).state).toBe('CONTAINER_EXITED');
-    expect(leaks(host())).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
     await env.client.runtime.RemoveContainer({ container_id: id });
     expect((await callError(env.client.runtime.ContainerStatus({ container_id: id }))).code).toBe(GrpcStatus.NOT_FOUND);
     // The name is free again.
     const again = await env.create(podId, pod, 'app', SLEEPER);
     await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
     expect(dbRows(env.daemon.root).containers.map((c) => c.id)).not.toContain(again);
-    expect(leaks(host())).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
   });
 
   it('stops and removes the survivor and leaves the host clean', async () => {
@@ -234,7 +225,7 @@ describe('restart recovery at each crash point', () => {
     await env.client.runtime.StopPodSandbox({ pod_sandbox_id: survivor.podId });
     await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: survivor.podId });
 
-    expect(leaks(host())).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
     const rows = dbRows(env.daemon.root);
     expect([rows.sandboxes, rows.containers, rows.snapshots.filter((s) => s.kind === 'active')]).toEqual([[], [], []]);
     expect(mountsUnder(env.dir)).toEqual([]);

@@ -3,26 +3,11 @@
 // snapshots, shims and cgroups. leaks() lists everything that no sandbox/container row owns.
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cgroupPids, leafCgroups } from '../../harness/cgroups';
 
-const CGROUP_ROOT = '/sys/fs/cgroup';
-
-/** `parent` in every cgroup hierarchy where it exists. */
-export function cgroupDirs(parent: string): string[] {
-  return readdirSync(CGROUP_ROOT)
-    .map((h) => join(CGROUP_ROOT, h, parent))
-    .filter((p) => existsSync(p) && statSync(p).isDirectory());
-}
-
-/** Leaf cgroups (one per task, named by its ID) under `parent`, in any hierarchy. */
-export function leafCgroups(parent: string): string[] {
-  return cgroupDirs(parent).flatMap((dir) =>
-    readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
-      .map((e) => join(dir, e.name)),
-  );
-}
+export { cgroupDirs, cgroupPids, leafCgroups } from '../../harness/cgroups';
 
 export interface SandboxRow {
   id: string;
@@ -96,18 +81,6 @@ export function shimsOf(socket: string): { pid: number; id: string }[] {
     }
   }
   return shims;
-}
-
-/** PIDs in a cgroup leaf (any hierarchy). */
-export function cgroupPids(leaf: string): number[] {
-  try {
-    return readFileSync(join(leaf, 'cgroup.procs'), 'utf8')
-      .split('\n')
-      .filter((l) => l !== '')
-      .map(Number);
-  } catch {
-    return [];
-  }
 }
 
 function list(dir: string): string[] {

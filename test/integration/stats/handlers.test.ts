@@ -6,22 +6,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ContainerStats } from '../../../internal/api/gen/runtime/v1/ContainerStats';
-import { validateConfig } from '../../../internal/config/load';
 import { containerStats } from '../../../internal/cri/server/container_stats';
 import { listContainerStats } from '../../../internal/cri/server/container_stats_list';
 import { podSandboxStats } from '../../../internal/cri/server/sandbox_stats';
 import { listPodSandboxStats } from '../../../internal/cri/server/sandbox_stats_list';
-import { CriService, type RuntimeDeps } from '../../../internal/cri/server/service';
+import type { CriService } from '../../../internal/cri/server/service';
 import { pidInNetns } from '../../../internal/cri/stats/net_dev';
-import { ContainerStore, type ContainerMetadata, type ContainerStatus } from '../../../internal/cri/store/container';
-import { SandboxStore, type SandboxMetadata } from '../../../internal/cri/store/sandbox';
+import type { ContainerMetadata, ContainerStatus } from '../../../internal/cri/store/container';
+import type { SandboxMetadata } from '../../../internal/cri/store/sandbox';
 import { kindOf, messageOf } from '../../../internal/errdefs/errors';
-import { silentLogger } from '../../../internal/log/logger';
-import { MetadataDB } from '../../../internal/metadata/db';
+import type { MetadataDB } from '../../../internal/metadata/db';
 import { withTempMount } from '../../../internal/mount';
 import { NetNS } from '../../../internal/netns/netns';
-import { OverlaySnapshotter } from '../../../internal/snapshots/overlay/overlay';
 import { CgroupFixture } from './cgroup_fixture';
+import { openStatsService } from './stats_service';
 
 const MiB = 1024 * 1024;
 const num = (v: { value?: unknown } | null | undefined): number => Number(v?.value);
@@ -64,15 +62,7 @@ describe('stats handlers', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'berth-stats-'));
-    db = MetadataDB.open(join(dir, 'meta.db'));
-    const config = validateConfig({ root: join(dir, 'root'), state: join(dir, 'state') }, 'test');
-    const runtime = {
-      db,
-      snapshotter: new OverlaySnapshotter({ root: join(config.root, 'overlayfs'), db }),
-      sandboxes: new SandboxStore(db),
-      containers: new ContainerStore(db),
-    } as Partial<RuntimeDeps> as RuntimeDeps;
-    svc = new CriService({ config, logger: silentLogger, runtime });
+    ({ db, svc } = openStatsService(dir));
 
     cg = new CgroupFixture();
     ns = await NetNS.create(join(dir, 'netns'));

@@ -5,16 +5,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { validateConfig } from '../../../internal/config/load';
 import { listContainerStats } from '../../../internal/cri/server/container_stats_list';
 import { listPodSandboxStats } from '../../../internal/cri/server/sandbox_stats_list';
-import { CriService, type RuntimeDeps } from '../../../internal/cri/server/service';
-import { ContainerStore, type ContainerMetadata } from '../../../internal/cri/store/container';
-import { SandboxStore, type SandboxMetadata } from '../../../internal/cri/store/sandbox';
-import { silentLogger } from '../../../internal/log/logger';
-import { MetadataDB } from '../../../internal/metadata/db';
-import { OverlaySnapshotter } from '../../../internal/snapshots/overlay/overlay';
+import type { CriService } from '../../../internal/cri/server/service';
+import type { ContainerMetadata } from '../../../internal/cri/store/container';
+import type { SandboxMetadata } from '../../../internal/cri/store/sandbox';
+import type { MetadataDB } from '../../../internal/metadata/db';
 import { CgroupFixture } from './cgroup_fixture';
+import { openStatsService } from './stats_service';
 
 const PODS = 10;
 const PER_POD = 10;
@@ -31,15 +29,7 @@ describe('stats cost over 100 containers', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'berth-stats-cost-'));
-    db = MetadataDB.open(join(dir, 'meta.db'));
-    const config = validateConfig({ root: join(dir, 'root'), state: join(dir, 'state') }, 'test');
-    const runtime = {
-      db,
-      snapshotter: new OverlaySnapshotter({ root: join(config.root, 'overlayfs'), db }),
-      sandboxes: new SandboxStore(db),
-      containers: new ContainerStore(db),
-    } as Partial<RuntimeDeps> as RuntimeDeps;
-    svc = new CriService({ config, logger: silentLogger, runtime });
+    ({ db, svc } = openStatsService(dir));
     for (let p = 0; p < PODS; p++) {
       const podId = hexId('a', p);
       const podCgroup = cg.create(`pod${p}`);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { kindOf } from '../../../internal/errdefs/errors';
 import { mountAll, unmountAll, withTempMount, type Mount } from '../../../internal/mount';
 import * as sys from '../../../internal/sys/fs';
+import { thrownBy } from '../../harness/thrown';
 
 let dir: string;
 beforeEach(() => {
@@ -19,15 +20,6 @@ function mountsUnder(path: string): string[] {
   return readFileSync('/proc/self/mounts', 'utf8').split('\n').filter((l) => l.includes(path));
 }
 
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
-}
-
 describe('sys fs calls', () => {
   it('makes device nodes and FIFOs', () => {
     sys.mknod(join(dir, 'null'), sys.S_IFCHR | 0o666, 1, 3);
@@ -38,7 +30,7 @@ describe('sys fs calls', () => {
     expect(c.rdev).toBe((1 << 8) | 3);
     expect(lstatSync(join(dir, 'loop')).isBlockDevice()).toBe(true);
     expect(lstatSync(join(dir, 'fifo')).isFIFO()).toBe(true);
-    const err = thrown(() => sys.mkfifo(join(dir, 'fifo'), 0o640));
+    const err = thrownBy(() => sys.mkfifo(join(dir, 'fifo'), 0o640));
     expect(sys.errnoCode(err)).toBe('EEXIST');
     expect(String(err)).toContain(join(dir, 'fifo'));
   });
@@ -53,8 +45,8 @@ describe('sys fs calls', () => {
     expect(sys.lgetxattr(file, 'user.none')).toBeUndefined();
     sys.lremovexattr(file, 'user.a');
     expect(sys.llistxattr(file)).toEqual(['trusted.b']);
-    expect(sys.errnoCode(thrown(() => sys.lsetxattr(file, 'user.a', 'x', sys.XATTR_REPLACE)))).toBe('ENODATA');
-    expect(sys.errnoCode(thrown(() => sys.llistxattr(join(dir, 'missing'))))).toBe('ENOENT');
+    expect(sys.errnoCode(thrownBy(() => sys.lsetxattr(file, 'user.a', 'x', sys.XATTR_REPLACE)))).toBe('ENODATA');
+    expect(sys.errnoCode(thrownBy(() => sys.llistxattr(join(dir, 'missing'))))).toBe('ENOENT');
     expect(() => sys.mknod(`${dir}/a\0b`, sys.S_IFCHR, 0, 0)).toThrow(/NUL/);
   });
 
@@ -66,7 +58,7 @@ describe('sys fs calls', () => {
     expect(mountsUnder(target)).toHaveLength(1);
     sys.umount2(target);
     expect(existsSync(join(target, 'x'))).toBe(false);
-    expect(sys.errnoCode(thrown(() => sys.umount2(target)))).toBe('EINVAL');
+    expect(sys.errnoCode(thrownBy(() => sys.umount2(target)))).toBe('EINVAL');
   });
 });
 
@@ -88,7 +80,7 @@ describe('mount helpers', () => {
       { type: 'tmpfs', source: 'tmpfs', options: [] },
       { type: 'no-such-fs', source: 'x', options: [] },
     ];
-    const err = thrown(() => mountAll(mounts, target));
+    const err = thrownBy(() => mountAll(mounts, target));
     expect(String(err)).toContain('no-such-fs');
     expect(mountsUnder(target)).toEqual([]);
   });
@@ -111,7 +103,7 @@ describe('mount helpers', () => {
   it('refuses mount data longer than a page', () => {
     const target = join(dir, 'mnt');
     mkdirSync(target);
-    const err = thrown(() => mountAll([{ type: 'overlay', source: 'overlay', options: [`lowerdir=${'x'.repeat(5000)}`] }], target));
+    const err = thrownBy(() => mountAll([{ type: 'overlay', source: 'overlay', options: [`lowerdir=${'x'.repeat(5000)}`] }], target));
     expect(kindOf(err)).toBe('InvalidArgument');
   });
 

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { deviceFromPath, devicesAt, hostFromSystem, mountPropagationOf, splitDevNumber } from '../../../internal/cri/opts/host_access';
 import { kindOf } from '../../../internal/errdefs/errors';
+import { thrownBy } from '../../harness/thrown';
 
 describe('device look-ups', () => {
   it('reads /dev/null as char 1:3', () => {
@@ -23,8 +24,8 @@ describe('device look-ups', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-opts-'));
     try {
       fs.writeFileSync(path.join(dir, 'f'), 'x');
-      expect(kindOf(catchErr(() => devicesAt(path.join(dir, 'f'), '/dev/f')))).toBe('InvalidArgument');
-      expect(kindOf(catchErr(() => devicesAt(path.join(dir, 'missing'), '/dev/m')))).toBe('InvalidArgument');
+      expect(kindOf(thrownBy(() => devicesAt(path.join(dir, 'f'), '/dev/f')))).toBe('InvalidArgument');
+      expect(kindOf(thrownBy(() => devicesAt(path.join(dir, 'missing'), '/dev/m')))).toBe('InvalidArgument');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -82,12 +83,3 @@ describe('hostFromSystem', () => {
     }
   });
 });
-
-function catchErr(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  return undefined;
-}

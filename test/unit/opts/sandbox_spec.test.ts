@@ -2,7 +2,7 @@ import { buildSandboxFiles, DEFAULT_HOSTS, resolvConfFromDns } from '../../../in
 import { buildSandboxSpec } from '../../../internal/cri/opts/sandbox_spec';
 import { kindOf } from '../../../internal/errdefs/errors';
 import type { Spec } from '../../../internal/oci/spec';
-import { namespaceOptions, pinnedHost, podConfig, RUNTIME, sandboxInput } from './fixtures';
+import { namespaceOptions, pinnedHost, podConfig, resources, RUNTIME, sandboxInput } from './fixtures';
 
 const nsOf = (spec: Spec) => Object.fromEntries((spec.linux?.namespaces ?? []).map((n) => [n.type, n.path ?? '(new)']));
 
@@ -63,18 +63,12 @@ describe('buildSandboxSpec', () => {
 
   it('annotates the pause container as a sandbox, with its pod resources', () => {
     const config = podConfig({ annotations: { 'pass.me/x': '1', 'not.me': '2' } });
-    config.linux!.resources = {
+    config.linux!.resources = resources({
       cpu_period: '100000',
       cpu_quota: '20000',
       cpu_shares: '204',
       memory_limit_in_bytes: '134217728',
-      oom_score_adj: '0',
-      cpuset_cpus: '',
-      cpuset_mems: '',
-      hugepage_limits: [],
-      unified: {},
-      memory_swap_limit_in_bytes: '0',
-    };
+    });
     const spec = buildSandboxSpec(sandboxInput({ config, runtime: { ...RUNTIME, podAnnotations: ['pass.me/*'] } }));
     expect(spec.annotations).toEqual({
       'pass.me/x': '1',

@@ -7,6 +7,7 @@ import { sumSamples, workingSet } from '../../../internal/cri/stats/cgroup_sampl
 import { parseNetDev } from '../../../internal/cri/stats/net_dev';
 import { toMemoryUsage, toNetworkUsage } from '../../../internal/cri/stats/to_cri';
 import { kindOf } from '../../../internal/errdefs/errors';
+import { thrownBy } from '../../harness/thrown';
 
 describe('cgroup paths', () => {
   test('cgroupfs paths are used as they are, normalised', () => {
@@ -19,7 +20,7 @@ describe('cgroup paths', () => {
     expect(expandSlice('kubepods-besteffort-pod1.slice')).toBe('/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod1.slice');
     expect(expandSlice('system.slice')).toBe('/system.slice');
     expect(expandSlice('-.slice')).toBe('/');
-    for (const bad of ['a--b.slice', '-a.slice', 'a.scope', 'a/b.slice']) expect(kindOf(catchErr(() => expandSlice(bad)))).toBe('InvalidArgument');
+    for (const bad of ['a--b.slice', '-a.slice', 'a.scope', 'a/b.slice']) expect(kindOf(thrownBy(() => expandSlice(bad)))).toBe('InvalidArgument');
   });
 
   test('systemd cgroupsPath "slice:prefix:name" is a scope under the slice (system.slice by default)', () => {
@@ -28,7 +29,7 @@ describe('cgroup paths', () => {
     );
     expect(resolveCgroupsPath(':berth:abc', true)).toBe('/system.slice/berth-abc.scope');
     expect(resolveCgroupsPath('a.slice:berth:b.slice', true)).toBe('/a.slice/b.slice');
-    expect(kindOf(catchErr(() => resolveCgroupsPath('/k8s.io/abc', true)))).toBe('InvalidArgument');
+    expect(kindOf(thrownBy(() => resolveCgroupsPath('/k8s.io/abc', true)))).toBe('InvalidArgument');
     // kubelet's systemd parent: a slice name, or a path ending in one.
     expect(resolveCgroupParent('kubepods-pod1.slice', true)).toBe('/kubepods.slice/kubepods-pod1.slice');
     expect(resolveCgroupParent('/kubepods.slice/kubepods-pod1.slice', true)).toBe('/kubepods.slice/kubepods-pod1.slice');
@@ -109,12 +110,3 @@ describe('memory figures', () => {
     expect(sumSamples([], 7n)).toBeUndefined();
   });
 });
-
-function catchErr(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected an error');
-}

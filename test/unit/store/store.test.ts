@@ -7,6 +7,7 @@ import { NameIndex } from '../../../internal/cri/store/name_index';
 import { KeyedMutex } from '../../../internal/cri/store/keyed_mutex';
 import { resolveIdPrefix } from '../../../internal/cri/store/id_index';
 import { kindOf } from '../../../internal/errdefs/errors';
+import { thrownBy } from '../../harness/thrown';
 
 const hex = (c: string) => c.repeat(64);
 
@@ -39,8 +40,8 @@ describe('resolveIdPrefix', () => {
     expect(resolveIdPrefix(ids, 'd', 'container')).toBe('def0');
     expect(resolveIdPrefix(ids, 'abc2', 'container')).toBe('abc2');
     expect(() => resolveIdPrefix(ids, 'abc', 'container')).toThrow(/ambiguous/);
-    expect(kindOf(catchErr(() => resolveIdPrefix(ids, 'zz', 'container')))).toBe('NotFound');
-    expect(kindOf(catchErr(() => resolveIdPrefix(ids, '', 'container')))).toBe('InvalidArgument');
+    expect(kindOf(thrownBy(() => resolveIdPrefix(ids, 'zz', 'container')))).toBe('NotFound');
+    expect(kindOf(thrownBy(() => resolveIdPrefix(ids, '', 'container')))).toBe('InvalidArgument');
   });
 });
 
@@ -53,7 +54,7 @@ describe('ContainerStore', () => {
     const db = MetadataDB.open(join(dir, 'meta.db'));
     const store = new ContainerStore(db);
     store.add(meta(hex('a'), 'one'), { spec: 1 }, created);
-    expect(kindOf(catchErr(() => store.add(meta(hex('a'), 'two'), {}, created)))).toBe('AlreadyExists');
+    expect(kindOf(thrownBy(() => store.add(meta(hex('a'), 'two'), {}, created)))).toBe('AlreadyExists');
     store.updateStatus(hex('a'), (s) => ({ ...s, pid: 42, startedAt: '5' }));
     db.close();
 
@@ -101,12 +102,3 @@ describe('KeyedMutex', () => {
     expect(order).toEqual(['a1 start', 'b', 'a1 end', 'a2']);
   });
 });
-
-function catchErr(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected an error');
-}

@@ -49,22 +49,29 @@ const readToEnd = (stream: Duplex): Promise<string> =>
     stream.once('end', () => resolve(got));
   });
 
-describe.each<Transport>(['spdy', 'websocket'])('port-forward over %s', (transport) => {
-  let f: Fixture;
-  let echo: Awaited<ReturnType<typeof startEchoServer>>;
+type EchoServer = Awaited<ReturnType<typeof startEchoServer>>;
+
+/** Gives each test of the calling describe a fresh streaming fixture and echo server, stopped after it. */
+function freshFixtureAndEcho(): { readonly f: Fixture; readonly echo: EchoServer } {
+  const t = {} as { f: Fixture; echo: EchoServer };
   beforeEach(async () => {
-    f = await startFixture();
-    echo = await startEchoServer();
+    t.f = await startFixture();
+    t.echo = await startEchoServer();
   });
   afterEach(async () => {
-    await f.stop();
-    for (const s of echo.sockets) s.destroy();
-    await new Promise<void>((resolve) => echo.server.close(() => resolve()));
+    await t.f.stop();
+    for (const s of t.echo.sockets) s.destroy();
+    await new Promise<void>((resolve) => t.echo.server.close(() => resolve()));
   });
+  return t;
+}
+
+describe.each<Transport>(['spdy', 'websocket'])('port-forward over %s', (transport) => {
+  const t = freshFixtureAndEcho();
 
   it('carries bytes to the port and back', async () => {
-    const url = f.server.getPortForward({ pod_sandbox_id: 'sb1', port: [echo.port] });
-    const fwd = await portForward(url, echo.port, transport);
+    const url = t.f.server.getPortForward({ pod_sandbox_id: 'sb1', port: [t.echo.port] });
+    const fwd = await portForward(url, t.echo.port, transport);
     const reply = readUntil(fwd.stream, 'PING 1');
     fwd.stream.write('ping 1');
     expect(await reply).toBe('PING 1');
@@ -78,7 +85,7 @@ describe.each<Transport>(['spdy', 'websocket'])('port-forward over %s', (transpo
 
   it('reports a port nobody listens on on the error stream', async () => {
     const port = await closedPort();
-    const url = f.server.getPortForward({ pod_sandbox_id: 'sb1', port: [port] });
+    const url = t.f.server.getPortForward({ pod_sandbox_id: 'sb1', port: [port] });
     const fwd = await portForward(url, port, transport);
     const text = await fwd.errorText;
     expect(text).toContain(`error forwarding port ${port} to pod sb1`);
@@ -88,21 +95,11 @@ describe.each<Transport>(['spdy', 'websocket'])('port-forward over %s', (transpo
 });
 
 describe('port-forward over spdy', () => {
-  let f: Fixture;
-  let echo: Awaited<ReturnType<typeof startEchoServer>>;
-  beforeEach(async () => {
-    f = await startFixture();
-    echo = await startEchoServer();
-  });
-  afterEach(async () => {
-    await f.stop();
-    for (const s of echo.sockets) s.destroy();
-    await new Promise<void>((resolve) => echo.server.close(() => resolve()));
-  });
+  const t = freshFixtureAndEcho();
 
   it('passes a half-close through: the client ends, the port answers, then both ends close', async () => {
-    const url = f.server.getPortForward({ pod_sandbox_id: 'sb1', port: [] });
-    const fwd = await portForward(url, echo.port, 'spdy');
+    const url = t.f.server.getPortForward({ pod_sandbox_id: 'sb1', port: [] });
+    const fwd = await portForward(url, t.echo.port, 'spdy');
     const all = readToEnd(fwd.stream);
     fwd.stream.end('last words');
     expect(await all).toBe('LAST WORDS');
@@ -110,15 +107,15 @@ describe('port-forward over spdy', () => {
   });
 
   it('closes forwarded connections when the server stops', async () => {
-    const url = f.server.getPortForward({ pod_sandbox_id: 'sb1', port: [echo.port] });
-    const fwd = await portForward(url, echo.port, 'spdy');
+    const url = t.f.server.getPortForward({ pod_sandbox_id: 'sb1', port: [t.echo.port] });
+    const fwd = await portForward(url, t.echo.port, 'spdy');
     const reply = readUntil(fwd.stream, 'HI');
     fwd.stream.write('hi');
     await reply;
-    expect(echo.sockets.size).toBe(1);
-    const targetClosed = new Promise<void>((resolve) => [...echo.sockets][0].once('close', () => resolve()));
-    await f.server.stop();
+    expect(t.echo.sockets.size).toBe(1);
+    const targetClosed = new Promise<void>((resolve) => [...t.echo.sockets][0].once('close', () => resolve()));
+    await t.f.server.stop();
     await targetClosed; // the connection into the "pod" is gone too
-    expect(echo.sockets.size).toBe(0);
+    expect(t.echo.sockets.size).toBe(0);
   });
 });

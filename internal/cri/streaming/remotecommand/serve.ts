@@ -3,13 +3,26 @@
 // InternalError carrying the runtime's message. Then closes the session.
 import type { Logger } from '../../../log/logger';
 import { messageOf } from '../../../errdefs/errors';
-import type { StreamingRuntime } from '../runtime';
+import type { AttachOptions, StreamingRuntime } from '../runtime';
 import { internalErrorStatus, nonZeroExitStatus, successStatus, type Status } from '../status';
 import type { RemoteCommandOptions, RemoteCommandSession } from './session';
 
 export interface ExecTarget {
   containerId: string;
   cmd: string[];
+}
+
+/** What exec and attach both hand the runtime: the container and the session's streams. */
+function sessionIO(containerId: string, opts: RemoteCommandOptions, session: RemoteCommandSession): AttachOptions {
+  return {
+    containerId,
+    tty: opts.tty,
+    stdin: session.stdin,
+    stdout: session.stdout,
+    stderr: session.stderr,
+    resize: session.resize,
+    signal: session.signal,
+  };
 }
 
 export async function serveExec(
@@ -19,24 +32,10 @@ export async function serveExec(
   session: RemoteCommandSession,
   logger: Logger,
 ): Promise<void> {
-  let status: Status;
-  try {
-    const { exitCode } = await runtime.exec({
-      containerId: target.containerId,
-      cmd: target.cmd,
-      tty: opts.tty,
-      stdin: session.stdin,
-      stdout: session.stdout,
-      stderr: session.stderr,
-      resize: session.resize,
-      signal: session.signal,
-    });
-    status = exitCode === 0 ? successStatus() : nonZeroExitStatus(target.cmd, exitCode);
-  } catch (err) {
-    logger.warn('exec failed', { containerId: target.containerId, error: messageOf(err) });
-    status = internalErrorStatus(`error executing command in container: ${messageOf(err)}`);
-  }
-  await finish(session, status);
+  await runAndReport(session, logger, target.containerId, 'exec', 'error executing command in container', async () => {
+    const { exitCode } = await runtime.exec({ ...sessionIO(target.containerId, opts, session), cmd: target.cmd });
+    return exitCode === 0 ? successStatus() : nonZeroExitStatus(target.cmd, exitCode);
+  });
 }
 
 export async function serveAttach(
@@ -46,21 +45,27 @@ export async function serveAttach(
   session: RemoteCommandSession,
   logger: Logger,
 ): Promise<void> {
+  await runAndReport(session, logger, containerId, 'attach', 'error attaching to container', async () => {
+    await runtime.attach(sessionIO(containerId, opts, session));
+    return successStatus();
+  });
+}
+
+/** Runs the session's command; a failure to run at all becomes InternalError "<failure>: <message>". */
+async function runAndReport(
+  session: RemoteCommandSession,
+  logger: Logger,
+  containerId: string,
+  verb: 'exec' | 'attach',
+  failure: string,
+  run: () => Promise<Status>,
+): Promise<void> {
   let status: Status;
   try {
-    await runtime.attach({
-      containerId,
-      tty: opts.tty,
-      stdin: session.stdin,
-      stdout: session.stdout,
-      stderr: session.stderr,
-      resize: session.resize,
-      signal: session.signal,
-    });
-    status = successStatus();
+    status = await run();
   } catch (err) {
-    logger.warn('attach failed', { containerId, error: messageOf(err) });
-    status = internalErrorStatus(`error attaching to container: ${messageOf(err)}`);
+    logger.warn(`${verb} failed`, { containerId, error: messageOf(err) });
+    status = internalErrorStatus(`${failure}: ${messageOf(err)}`);
   }
   await finish(session, status);
 }

@@ -1,0 +1,29 @@
+// A CriService for the stats handlers with only what they read: real sandbox and container stores
+// and a real overlay snapshotter over a metadata DB under `dir` (the caller's temp dir). No shim,
+// no CNI: the tests place processes in cgroups themselves.
+import { join } from 'node:path';
+import { validateConfig } from '../../../internal/config/load';
+import { CriService, type RuntimeDeps } from '../../../internal/cri/server/service';
+import { ContainerStore } from '../../../internal/cri/store/container';
+import { SandboxStore } from '../../../internal/cri/store/sandbox';
+import { silentLogger } from '../../../internal/log/logger';
+import { MetadataDB } from '../../../internal/metadata/db';
+import { OverlaySnapshotter } from '../../../internal/snapshots/overlay/overlay';
+
+export interface StatsService {
+  /** Close it after the service is done. */
+  db: MetadataDB;
+  svc: CriService;
+}
+
+export function openStatsService(dir: string): StatsService {
+  const db = MetadataDB.open(join(dir, 'meta.db'));
+  const config = validateConfig({ root: join(dir, 'root'), state: join(dir, 'state') }, 'test');
+  const runtime = {
+    db,
+    snapshotter: new OverlaySnapshotter({ root: join(config.root, 'overlayfs'), db }),
+    sandboxes: new SandboxStore(db),
+    containers: new ContainerStore(db),
+  } as Partial<RuntimeDeps> as RuntimeDeps;
+  return { db, svc: new CriService({ config, logger: silentLogger, runtime }) };
+}
