@@ -1,0 +1,95 @@
+// Rollback under injected failures, through the CRI (issue: "every step undoes what it did"): a CNI
+// plugin that fails, a runc that fails create, a spec that cannot be built after the snapshot was
+// prepared. After each: no name reserved (the same request succeeds once the fault is gone), and
+// leaks() finds nothing — no netns, mount, snapshot, FIFO dir, row, shim or process.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { callError } from '../../harness/cri_client';
+import { createBerthEnv, deadline, SLEEPER, type BerthEnv } from '../recovery/berth_env';
+import { leaks } from '../recovery/host_state';
+
+describe('rollback of injected failures', () => {
+  let env: BerthEnv;
+  const failingRunc = () => join(env.dir, 'failing-runc');
+
+  beforeAll(async () => {
+    env = await createBerthEnv({
+      // Naming runtimes replaces the default table, so runc is listed again.
+      extraToml: (dir) => `[cri.runtimes.runc]
+runtime_type = "io.containerd.runc.v2"
+[cri.runtimes.failing]
+runtime_type = "io.containerd.runc.v2"
+[cri.runtimes.failing.options]
+BinaryName = ${JSON.stringify(join(dir, 'failing-runc'))}
+`,
+    });
+    await env.start();
+    writeFileSync(failingRunc(), '#!/bin/sh\nexit 1\n');
+    chmodSync(failingRunc(), 0o755);
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it('a CNI plugin that fails: RunPodSandbox fails, nothing is left, the name is free again', async () => {
+    // Sorted before the test network: a bridge whose IPAM range is invalid fails its ADD.
+    const bad = join(env.cni.confDir, '00-failing.conflist');
+    const failingBridge = `${env.cni.bridge}x`;
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        cniVersion: '1.0.0',
+        name: 'failing',
+        plugins: [{ type: 'bridge', bridge: failingBridge, ipam: { type: 'host-local', ranges: [[{ subnet: '300.1.1.0/24' }]] } }],
+      }),
+    );
+    const config = env.podConfig('cni-fail');
+    try {
+      const err = await callError(env.client.runtime.RunPodSandbox({ config }, deadline()));
+      expect(err.details).toMatch(/bridge/);
+      expect(leaks(env.host())).toEqual([]);
+      expect((await env.client.runtime.ListPodSandbox({})).items).toEqual([]);
+    } finally {
+      rmSync(bad, { force: true });
+      // The bridge plugin makes its host bridge before IPAM fails; CNI DEL never removes bridges.
+      try {
+        execFileSync('ip', ['link', 'del', failingBridge], { stdio: 'ignore' });
+      } catch {
+        // not created
+      }
+    }
+    const { pod_sandbox_id } = await env.client.runtime.RunPodSandbox({ config }, deadline());
+    expect(pod_sandbox_id).toMatch(/^[0-9a-f]{64}$/);
+    await env.removeAll();
+    expect(leaks(env.host())).toEqual([]);
+  });
+
+  it('a runc that fails create: RunPodSandbox fails naming it, nothing is left', async () => {
+    const config = env.podConfig('runc-fail');
+    const err = await callError(env.client.runtime.RunPodSandbox({ config, runtime_handler: 'failing' }, deadline()));
+    // The shim reports the runtime binary that failed, as it does under containerd.
+    expect(err.details).toContain(`${failingRunc()} did not terminate successfully`);
+    expect(leaks(env.host())).toEqual([]);
+    const { pod_sandbox_id } = await env.client.runtime.RunPodSandbox({ config }, deadline());
+    expect(pod_sandbox_id).toMatch(/^[0-9a-f]{64}$/);
+    await env.removeAll();
+    expect(leaks(env.host())).toEqual([]);
+  });
+
+  it('a spec that cannot be built after the snapshot: CreateContainer fails, no snapshot or name is left', async () => {
+    const { podId, config: pod } = await env.runPod('spec-fail');
+    const err = await callError(
+      env.create(podId, pod, 'c', SLEEPER, { linux: { security_context: { run_as_username: 'no-such-user' } } }),
+    );
+    expect(err.code).toBe(GrpcStatus.INVALID_ARGUMENT);
+    expect(err.details).toMatch(/no-such-user/);
+    expect((await env.client.runtime.ListContainers({})).containers).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
+    const id = await env.create(podId, pod, 'c', SLEEPER);
+    expect(id).toMatch(/^[0-9a-f]{64}$/);
+    await env.removeAll();
+    expect(leaks(env.host())).toEqual([]);
+  });
+});
