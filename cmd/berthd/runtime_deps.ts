@@ -23,6 +23,7 @@ import { EventsServer } from '../../internal/events/server';
 import { RuntimeV2 } from '../../internal/runtime/v2/runtime';
 import { ShimTaskService } from '../../internal/cri/tasks/shim_tasks';
 import { messageOf } from '../../internal/errdefs/errors';
+import { Trash } from '../../internal/trash/trash';
 import { StreamingServer } from '../../internal/cri/streaming';
 import { CriStreamingRuntime } from '../../internal/cri/streaming_backend';
 
@@ -69,6 +70,12 @@ export async function buildRuntimeDeps(
     logger: logger.with({ component: 'cni' }),
   });
 
+  const trash = {
+    root: new Trash(join(config.root, 'trash'), logger.with({ component: 'trash' })),
+    state: new Trash(join(config.state, 'trash'), logger.with({ component: 'trash' })),
+  };
+  await Promise.all([trash.root.empty(), trash.state.empty()]);
+
   const sandboxes = new SandboxStore(db);
   const containers = new ContainerStore(db);
   const sandboxNames = new NameIndex();
@@ -105,6 +112,7 @@ export async function buildRuntimeDeps(
     host: hostFromSystem(),
     tasks,
     taskEvents: bus,
+    trash,
     streaming: undefined as unknown as StreamingServer, // set just below: the backend needs deps
   };
   const streaming = new StreamingServer({

@@ -2,7 +2,6 @@
 // first (stop with timeout 0), then its task, IO, snapshot and dirs go, and the row last, so a kill
 // part way leaves a row that a second RemoveContainer (or the start-up sweep) finishes. The log file
 // stays: kubelet owns it.
-import { rm } from 'node:fs/promises';
 import type { RemoveContainerRequest__Output } from '../../api/gen/runtime/v1/RemoveContainerRequest';
 import type { RemoveContainerResponse } from '../../api/gen/runtime/v1/RemoveContainerResponse';
 import { failedPrecondition, isNotFound, messageOf, wrap } from '../../errdefs/errors';
@@ -38,15 +37,13 @@ async function removeLocked(svc: CriService, container: Container): Promise<void
     const ios = containerIOs(rt.containers);
     ios.get(id)?.close(); // its FIFOs live under stateDir, removed below
     ios.delete(id);
-    // The snapshot and both directories go concurrently, off the event loop: the row (deleted
-    // last) still owns them if any of this fails or berthd dies meanwhile.
-    await Promise.all([
-      rt.snapshotter.remove(m.snapshotKey).catch((err: unknown) => {
-        if (!isNotFound(err)) throw wrap(err, `remove snapshot of container ${id}`);
-      }),
-      rm(m.rootDir, { recursive: true, force: true }),
-      rm(m.stateDir, { recursive: true, force: true }),
-    ]);
+    await rt.snapshotter.remove(m.snapshotKey).catch((err: unknown) => {
+      if (!isNotFound(err)) throw wrap(err, `remove snapshot of container ${id}`);
+    });
+    // Renamed into the trash now, deleted in the background (containerd leaves this to its GC);
+    // the row, deleted last, owns them until the renames are done.
+    rt.trash.root.discard(m.rootDir);
+    rt.trash.state.discard(m.stateDir);
     crashPoint('container_remove:after_snapshot');
     rt.containers.delete(id);
     rt.containerNames.releaseByKey(id);

@@ -18,6 +18,7 @@ import type { SpecHost } from '../opts/types';
 import type { TaskService } from '../tasks/types';
 import type { EventBus } from '../../events/bus';
 import type { StreamingServer } from '../streaming';
+import type { Trash } from '../../trash/trash';
 
 export interface CriDeps {
   config: BerthConfig;
@@ -54,6 +55,8 @@ export interface RuntimeDeps {
   taskEvents: EventBus;
   /** Exec/attach/port-forward sessions (kubelet's streaming protocol). */
   streaming: StreamingServer;
+  /** Deferred deletion of removed containers' directories, under root and under state. */
+  trash: { root: Trash; state: Trash };
 }
 
 export class CriService {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from '../../errdefs/errors';
 import type { Logger } from '../../log/logger';
 import { silentLogger } from '../../log/logger';
+import { Trash } from '../../trash/trash';
 import type { MetadataDB } from '../../metadata/db';
 import type { Mount } from '../../mount/types';
 import { parseFilters } from '../filters';
@@ -29,6 +30,7 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
   private readonly store: SnapshotStore;
   private readonly dir: string;
   private readonly logger: Logger;
+  private readonly trash: Trash;
   private readonly indexOff = overlayIndexOn();
   private readonly paths: SnapshotPaths;
 
@@ -36,6 +38,7 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
     // Overlay options are split on ',' and lowerdir on ':': such a root could not be mounted.
     if (/[,:]/.test(opts.root)) throw invalidArgument(`overlay snapshotter root ${opts.root} must not contain ',' or ':'`);
     this.dir = join(opts.root, 'snapshots');
+    this.trash = new Trash(join(opts.root, 'trash'), opts.logger ?? silentLogger);
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     this.store = new SnapshotStore(opts.db);
     this.logger = opts.logger ?? silentLogger;
@@ -130,6 +133,7 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
   }
 
   async cleanup(): Promise<void> {
+    await this.trash.empty();
     for (const name of readdirSync(this.dir)) {
       if (name.startsWith(TEMP_PREFIX) || name.startsWith(REMOVING_PREFIX)) {
         await rm(join(this.dir, name), { recursive: true, force: true });
@@ -198,12 +202,14 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
     return id;
   }
 
-  // Renamed first (synchronously) so the id is free of leftovers at once, then deleted.
+  // Moved to the trash at once (the id is free of leftovers), deleted in the background like
+  // containerd's GC does: Remove does not wait for a large upper dir to be deleted.
   private async removeDir(id: number): Promise<void> {
-    const from = join(this.dir, String(id));
-    if (!existsSync(from)) return;
-    const to = mkdtempSync(join(this.dir, `${REMOVING_PREFIX}${id}-`));
-    renameSync(from, join(to, 'x'));
-    await rm(to, { recursive: true, force: true });
+    this.trash.discard(join(this.dir, String(id)));
+  }
+
+  /** Resolves when background deletions of removed snapshots have finished (tests, shutdown). */
+  drain(): Promise<void> {
+    return this.trash.drain();
   }
 }
