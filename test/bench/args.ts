@@ -1,7 +1,7 @@
 // Command-line flags of `make bench` (node dist/test/bench/main.js [flags]).
 import { parseArgs } from 'node:util';
 
-export const SCENARIO_NAMES = ['memory', 'floor', 'lifecycle', 'concurrency', 'import', 'pull', 'restart'] as const;
+export const SCENARIO_NAMES = ['memory', 'floor', 'lifecycle', 'concurrency', 'stats', 'import', 'pull', 'restart'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 export interface BenchOptions {

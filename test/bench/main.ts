@@ -22,6 +22,7 @@ import { imagePull } from './scenarios/image_pull';
 import { lifecycle } from './scenarios/lifecycle';
 import { memory } from './scenarios/memory';
 import { restart } from './scenarios/restart';
+import { stats } from './scenarios/stats';
 import type { Scenario, ScenarioEnv } from './scenarios/scenario';
 
 // Memory first, while the daemons are still idle; the floor before the lifecycle it is compared with;
@@ -31,11 +32,12 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   floor,
   lifecycle,
   concurrency,
+  stats,
   import: imageImport,
   pull: imagePull,
   restart,
 };
-const NEEDS_PODS: readonly ScenarioName[] = ['memory', 'lifecycle', 'concurrency', 'restart'];
+const NEEDS_PODS: readonly ScenarioName[] = ['memory', 'lifecycle', 'concurrency', 'stats', 'restart'];
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
