@@ -65,17 +65,29 @@ function frame(type: number, flags: number, streamId: number, payload: Buffer): 
   return Buffer.concat([head, payload]);
 }
 
-/** Rewrites the client-to-server byte stream of one HTTP/2 connection. */
+/**
+ * Rewrites the client-to-server byte stream of one HTTP/2 connection. The first header block
+ * decides: a valid authority switches the connection to passthrough (no per-frame work at all);
+ * an invalid one makes every later block re-encoded.
+ */
 export class ClientStreamRewriter {
   private buffered: Buffer = Buffer.alloc(0);
   private prefaceSeen = false;
   private readonly decoder = hpack.decompressor.create({ table: { size: HEADER_TABLE_SIZE } });
-  private pending: { streamId: number; flags: number; priority: Buffer; fragments: Buffer[] } | undefined;
+  private pending: { streamId: number; flags: number; priority: Buffer; fragments: Buffer[]; raw: Buffer[] } | undefined;
   private passthrough = false;
+  /** Set once a block was re-encoded: from then on every block must be (the HPACK tables diverged). */
+  private rewriting = false;
 
   /** Feeds bytes from the client; returns the bytes to hand to the server. */
   push(chunk: Buffer): Buffer[] {
-    if (this.passthrough) return [chunk];
+    if (this.passthrough) {
+      // Bytes of a frame that straddled the switch are still buffered: they go first.
+      if (this.buffered.length === 0) return [chunk];
+      const out = [this.buffered, chunk];
+      this.buffered = Buffer.alloc(0);
+      return out;
+    }
     this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
     const out: Buffer[] = [];
     if (!this.prefaceSeen) {
@@ -103,6 +115,11 @@ export class ClientStreamRewriter {
       } else {
         out.push(raw);
       }
+      if (this.passthrough) {
+        if (this.buffered.length > 0) out.push(this.buffered);
+        this.buffered = Buffer.alloc(0);
+        break;
+      }
     }
     return out;
   }
@@ -122,9 +139,10 @@ export class ClientStreamRewriter {
         priority = Buffer.from(payload.subarray(0, 5));
         payload = payload.subarray(5);
       }
-      this.pending = { streamId, flags, priority, fragments: [Buffer.from(payload)] };
+      this.pending = { streamId, flags, priority, fragments: [Buffer.from(payload)], raw: [Buffer.from(raw)] };
     } else {
       this.pending!.fragments.push(Buffer.from(payload));
+      this.pending!.raw.push(Buffer.from(raw));
     }
     if (!(flags & FLAG_END_HEADERS)) return undefined;
     const block = this.pending!;
@@ -132,16 +150,22 @@ export class ClientStreamRewriter {
     return this.reencode(block);
   }
 
-  private reencode(block: { streamId: number; flags: number; priority: Buffer; fragments: Buffer[] }): Buffer {
+  private reencode(block: { streamId: number; flags: number; priority: Buffer; fragments: Buffer[]; raw: Buffer[] }): Buffer {
     this.decoder.write(Buffer.concat(block.fragments));
     let failure: Error | undefined;
     this.decoder.execute((err) => (failure = err ?? undefined));
     const headers: { name: string; value: string; neverIndex: boolean }[] = [];
     for (let h = this.decoder.read(); h !== null; h = this.decoder.read()) headers.push(h);
     if (failure) throw failure;
-    for (const h of headers) {
-      if (h.name === ':authority' && !isAcceptableAuthority(h.value)) h.value = 'localhost';
+    const bad = headers.filter((h) => h.name === ':authority' && !isAcceptableAuthority(h.value));
+    if (bad.length === 0 && !this.rewriting) {
+      // A client that sends a valid authority (grpc-js, newer Go clients send "localhost") keeps it
+      // for the connection: pass this block as it came, and everything after it untouched.
+      this.passthrough = true;
+      return Buffer.concat(block.raw);
     }
+    this.rewriting = true;
+    for (const h of bad) h.value = 'localhost';
     const encoded = Buffer.concat([block.priority, encodeLiteralBlock(headers)]);
     const flagsOut = (block.flags & (FLAG_END_STREAM | FLAG_PRIORITY)) | FLAG_END_HEADERS;
     if (encoded.length <= MAX_FRAME_SIZE) return frame(TYPE_HEADERS, flagsOut, block.streamId, encoded);

@@ -67,6 +67,28 @@ describe('ClientStreamRewriter', () => {
     expect(Buffer.concat(r.push(junk))).toEqual(junk);
   });
 
+  it('passes a connection whose first block has a valid authority through byte for byte', () => {
+    const r = new ClientStreamRewriter();
+    const frame = (type: number, flags: number, streamId: number, payload: Buffer) => {
+      const h = Buffer.alloc(9);
+      h.writeUIntBE(payload.length, 0, 3);
+      h[3] = type;
+      h[4] = flags;
+      h.writeUInt32BE(streamId, 5);
+      return Buffer.concat([h, payload]);
+    };
+    // Incrementally indexed literal (0x40): the server's table must see exactly what the client's has.
+    const indexed = Buffer.concat([Buffer.from([0x40, 10]), Buffer.from(':authority'), Buffer.from([9]), Buffer.from('localhost')]);
+    const input = Buffer.concat([
+      Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'),
+      frame(1, 4, 1, indexed),
+      frame(0, 1, 1, Buffer.from('body')),
+      frame(1, 5, 3, Buffer.from([0xbe])), // indexed reference to the entry added above
+    ]);
+    const out = Buffer.concat([...input].flatMap((b) => r.push(Buffer.from([b]))));
+    expect(out).toEqual(input);
+  });
+
   it('re-encodes a header block split over HEADERS and CONTINUATION', () => {
     const r = new ClientStreamRewriter();
     const block = encodeLiteralBlock([
