@@ -111,26 +111,35 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
         rmSync(stateDir, { recursive: true, force: true });
       });
 
-      if (!hostNetwork) {
+      // The pod network (netns + CNI plugins) and the pod's files and rootfs do not depend on each
+      // other: set them up side by side. Both push their undos; allSettled lets both finish (or
+      // fail) before anything is unwound, so no step is left running behind the rollback.
+      const network = async (): Promise<void> => {
+        if (hostNetwork) return;
         const netns = await NetNS.createAt(netnsPath);
         cleanup.push('remove netns', () => netns.remove());
         crashPoint('sandbox_run:after_netns');
-        const network = podNetworkRequest(id, netnsPath, config);
-        const setup = await rt.cni.setupPodNetwork(network);
-        cleanup.push('teardown pod network', () => rt.cni.teardownPodNetwork(network));
+        const request = podNetworkRequest(id, netnsPath, config);
+        const setup = await rt.cni.setupPodNetwork(request);
+        cleanup.push('teardown pod network', () => rt.cni.teardownPodNetwork(request));
         crashPoint('sandbox_run:after_cni');
         rt.sandboxes.updateMetadata(id, (m) => ({ ...m, ip: setup.ips[0] ?? '', additionalIps: setup.ips.slice(1) }));
-      }
-
-      writeSandboxFiles(config, paths);
-      if (!usesHostIpc(config)) {
-        mountSandboxShm(paths.shmPath);
-        cleanup.push('unmount shm', () => unmountSandboxShm(paths.shmPath));
-      }
-
-      const rootfs = await rt.snapshotter.prepare(id, image.chainId, { labels: { 'io.berth/sandbox': id } });
-      cleanup.push('remove sandbox snapshot', () => rt.snapshotter.remove(id));
-      crashPoint('sandbox_run:after_snapshot');
+      };
+      const filesAndRootfs = async () => {
+        writeSandboxFiles(config, paths);
+        if (!usesHostIpc(config)) {
+          mountSandboxShm(paths.shmPath);
+          cleanup.push('unmount shm', () => unmountSandboxShm(paths.shmPath));
+        }
+        const mounts = await rt.snapshotter.prepare(id, image.chainId, { labels: { 'io.berth/sandbox': id } });
+        cleanup.push('remove sandbox snapshot', () => rt.snapshotter.remove(id));
+        crashPoint('sandbox_run:after_snapshot');
+        return mounts;
+      };
+      const [networkDone, rootfsDone] = await Promise.allSettled([network(), filesAndRootfs()]);
+      if (networkDone.status === 'rejected') throw networkDone.reason;
+      if (rootfsDone.status === 'rejected') throw rootfsDone.reason;
+      const rootfs = rootfsDone.value;
 
       const spec = buildSandboxSpec({
         id,
