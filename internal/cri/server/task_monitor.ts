@@ -26,13 +26,6 @@ export function recordSandboxExit(svc: CriService, sandboxId: string, exit: Task
   svc.rt.events.publish({ containerId: sandboxId, sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNanos() });
 }
 
-export function monitorContainerExit(svc: CriService, containerId: string, task: CriTask): void {
-  task.exited.then(
-    (exit) => recordContainerExit(svc, containerId, exit),
-    (err) => svc.logger.error('container exit monitor failed', { containerId, error: messageOf(err) }),
-  );
-}
-
 /** kubelet's reasons: Completed for 0, OOMKilled when the OOM killer did it, Error otherwise. */
 export function recordContainerExit(svc: CriService, containerId: string, exit: TaskExit, oomKilled = false): void {
   const container = svc.rt.containers.tryGet(containerId);

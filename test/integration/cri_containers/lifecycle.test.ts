@@ -126,6 +126,18 @@ describe('CRI containers', () => {
     await s.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId });
   });
 
+  it('records a container killed by the OOM killer as OOMKilled', async () => {
+    const { podId, config: pod } = await s.runPod('oom');
+    // 32 MiB limit, no swap; the shell keeps 64 MiB of text in a variable.
+    const id = await s.create(podId, pod, 'hog', ['sh', '-c', 'x=$(head -c 67108864 /dev/zero | tr "\\0" a); echo done'], {
+      linux: { resources: { memory_limit_in_bytes: String(32 << 20), memory_swap_limit_in_bytes: String(32 << 20) } },
+    });
+    await s.client.runtime.StartContainer({ container_id: id });
+    const exited = await s.waitState(id, 'CONTAINER_EXITED');
+    expect(exited).toMatchObject({ exit_code: 137, reason: 'OOMKilled' });
+    await s.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId });
+  });
+
   it('records exit code 7 as Error and writes the output in kubelet format, long lines as partials', async () => {
     const { podId, config: pod } = await s.runPod('exit7');
     const long = 'x'.repeat(MAX_LOG_LINE) + 'tail';
