@@ -24,8 +24,13 @@ export async function withTempMount<T>(mounts: readonly Mount[], fn: (root: stri
   try {
     return await fn(root);
   } finally {
-    await unmountPatiently(root);
-    await rmdir(root);
+    // The mount point goes even when unmounting fails (then it is still mounted: rmdir fails
+    // with EBUSY and the unmount error is the one reported).
+    try {
+      await unmountPatiently(root);
+    } finally {
+      await rmdir(root).catch(() => undefined);
+    }
   }
 }
 

@@ -2,6 +2,7 @@
 // pkg/rootfs/apply.go), skipping what is already there. With a snapshotter that can rebase
 // (overlay), the missing layers extract concurrently, each into its own empty snapshot, and are
 // committed in chain order on top of each other; otherwise one by one on the mounted parent.
+import { isUnpackKey } from './extract';
 import { isAlreadyExists, aborted, invalidArgument, isNotFound } from '../errdefs/errors';
 import { silentLogger, type Logger } from '../log/logger';
 import { canRebase, type DiffRebaser, type Snapshotter } from '../snapshots/types';
@@ -57,7 +58,7 @@ export async function applyLayers(sn: Snapshotter, layers: readonly Layer[], opt
 export async function removeStaleExtracts(sn: Snapshotter, logger: Logger = silentLogger): Promise<string[]> {
   const stale: string[] = [];
   await sn.walk((info) => {
-    if (info.kind !== 'committed' && /^(extract|adopt)-[0-9a-f]{12}-/.test(info.name)) stale.push(info.name);
+    if (info.kind !== 'committed' && isUnpackKey(info.name)) stale.push(info.name);
   });
   for (const key of stale) {
     logger.info('removing snapshot of an interrupted unpack', { key });

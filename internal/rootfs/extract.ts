@@ -15,6 +15,12 @@ import { errnoCode } from '../sys/fs';
 import type { Layer } from './types';
 
 export const extractKey = (chainID: string): string => `extract-${randomBytes(6).toString('hex')}-${chainID}`;
+const adoptKey = (parent: string): string => `adopt-${randomBytes(6).toString('hex')}-${parent}`;
+
+/** Keys of the temporary snapshots an unpack makes (extractKey, adoptKey): never a container's. */
+export function isUnpackKey(name: string): boolean {
+  return /^(extract|adopt)-[0-9a-f]{12}-/.test(name);
+}
 
 /** Applies `layer` into active snapshot `key` (already prepared), checking its diffID. */
 export async function applyInto(sn: Snapshotter, key: string, layer: Layer, whiteouts: WhiteoutMode): Promise<ApplyResult> {
@@ -42,7 +48,7 @@ export class NeedsParent extends Error {}
  */
 export async function adoptParentAttributes(sn: Snapshotter, key: string, parent: string, dirs: readonly string[]): Promise<void> {
   if (dirs.length === 0 || parent === '') return;
-  const viewKey = `adopt-${randomBytes(6).toString('hex')}-${parent}`;
+  const viewKey = adoptKey(parent);
   const viewMounts = await sn.view(viewKey, parent);
   try {
     const ownMounts = await sn.mounts(key);

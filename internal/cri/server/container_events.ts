@@ -23,6 +23,17 @@ export async function eventResponse(svc: CriService, event: CriEvent): Promise<C
   };
 }
 
+/** Waits for 'drain' (or the end of the stream), leaving no listener behind either way. */
+function writable(stream: grpc.ServerWritableStream<GetEventsRequest__Output, ContainerEventResponse>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      for (const e of ['drain', 'cancelled', 'close', 'error'] as const) stream.removeListener(e, done);
+      resolve();
+    };
+    for (const e of ['drain', 'cancelled', 'close', 'error'] as const) stream.once(e, done);
+  });
+}
+
 export async function getContainerEvents(
   svc: CriService,
   _req: GetEventsRequest__Output,
@@ -37,10 +48,7 @@ export async function getContainerEvents(
     for (let event = await subscription.next(); event !== undefined; event = await subscription.next()) {
       if (stream.cancelled) break;
       const ok = stream.write(await eventResponse(svc, event));
-      if (!ok) await new Promise<void>((resolve) => {
-        stream.once('drain', resolve);
-        stream.once('cancelled', resolve);
-      });
+      if (!ok) await writable(stream);
     }
   } finally {
     stop();

@@ -72,27 +72,28 @@ export function watchContainerExit(svc: CriService, id: string, task: CriTask, i
   // The shim reports an OOM kill as a TaskOOM event before the exit: remember it for the reason.
   let oomKilled = false;
   const unsubscribe = rt.taskEvents.subscribe({ containerId: id, kinds: ['TaskOOM'] }, () => (oomKilled = true));
-  const handled = task.exited.then(
-    async (exit) => {
-      unsubscribe();
-      await task.kill(SIGKILL, true).catch(() => undefined);
-      if (io) {
-        const drained = await settledWithin(io.drained(), IO_DRAIN_GRACE_MS);
-        if (!drained) log.warn('container output did not end after its exit; closing it', { graceMs: IO_DRAIN_GRACE_MS });
+  const handled = task.exited
+    .then(async (exit) => {
+      try {
+        await task.kill(SIGKILL, true).catch(() => undefined);
+        if (io) {
+          const drained = await settledWithin(io.drained(), IO_DRAIN_GRACE_MS);
+          if (!drained) log.warn('container output did not end after its exit; closing it', { graceMs: IO_DRAIN_GRACE_MS });
+        }
+        await task.delete().catch((err: unknown) => log.warn('deleting the exited task failed', { error: messageOf(err) }));
+        recordContainerExit(svc, id, exit, oomKilled);
+      } finally {
+        // Whatever failed above, the FIFOs and the log file are closed and removed.
+        if (io) {
+          const ios = containerIOs(rt.containers);
+          if (ios.get(id) === io) ios.delete(id);
+          io.remove();
+        }
       }
-      await task.delete().catch((err: unknown) => log.warn('deleting the exited task failed', { error: messageOf(err) }));
-      recordContainerExit(svc, id, exit, oomKilled);
-      if (io) {
-        const ios = containerIOs(rt.containers);
-        if (ios.get(id) === io) ios.delete(id);
-        io.remove();
-      }
-    },
-    (err: unknown) => {
-      unsubscribe();
-      log.error('container exit watcher failed', { error: messageOf(err) });
-    },
-  );
+    })
+    // Never an unhandled rejection (it would end berthd): a failure here is logged.
+    .catch((err: unknown) => log.error('container exit watcher failed', { error: messageOf(err) }))
+    .finally(unsubscribe);
   const watchesOf = exitWatches(rt);
   const entry = handled.finally(() => {
     if (watchesOf.get(id) === entry) watchesOf.delete(id);

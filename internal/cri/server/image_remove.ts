@@ -13,8 +13,9 @@ export async function removeImage(svc: CriService, req: RemoveImageRequest__Outp
   const ref = req.image?.image ?? '';
   try {
     const names = await rt.images.remove(ref);
-    if (names.length === 0) return {};
-    svc.logger.info('removed image', { image: ref, names });
+    if (names.length > 0) svc.logger.info('removed image', { image: ref, names });
+    // Also when the image is already gone: a retry after a failed (or interrupted) snapshot GC
+    // finds no names left, and must still collect the snapshots the removal orphaned.
     await collectImageSnapshots(rt.snapshotter, rt.images, svc.logger.with({ component: 'snapshot-gc' }));
     return {};
   } catch (err) {

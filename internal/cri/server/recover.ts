@@ -14,6 +14,7 @@ import { sandboxPaths, unmountSandboxShm } from '../sandbox_files';
 import { netnsDir, podNetworkRequest, sandboxDirs } from './sandbox_run';
 import type { CriService } from './service';
 import { monitorSandboxExit } from './task_monitor';
+import { isUnpackKey } from '../../rootfs';
 import type { CriTask } from '../tasks/types';
 
 export interface RecoveryReport {
@@ -142,7 +143,7 @@ async function sweep(svc: CriService, report: RecoveryReport): Promise<void> {
 
   const orphanSnapshots: string[] = [];
   await rt.snapshotter.walk((info) => {
-    if (info.kind === 'active' && !owned(info.name) && !info.name.startsWith('extract-')) orphanSnapshots.push(info.name);
+    if (info.kind === 'active' && !owned(info.name) && !isUnpackKey(info.name)) orphanSnapshots.push(info.name);
   });
   for (const key of orphanSnapshots) {
     await ignoreNotFound(rt.snapshotter.remove(key));

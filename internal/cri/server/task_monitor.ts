@@ -7,10 +7,10 @@ import type { CriService } from './service';
 
 
 export function monitorSandboxExit(svc: CriService, sandboxId: string, task: CriTask): void {
-  task.exited.then(
-    (exit) => recordSandboxExit(svc, sandboxId, exit),
-    (err) => svc.logger.error('sandbox exit monitor failed', { podSandboxId: sandboxId, error: messageOf(err) }),
-  );
+  task.exited
+    .then((exit) => recordSandboxExit(svc, sandboxId, exit))
+    // A throw while recording (the database) must not become an unhandled rejection.
+    .catch((err: unknown) => svc.logger.error('sandbox exit monitor failed', { podSandboxId: sandboxId, error: messageOf(err) }));
 }
 
 export function recordSandboxExit(svc: CriService, sandboxId: string, exit: TaskExit): void {

@@ -56,11 +56,13 @@ class ShimTask implements CriTask {
     if (this.deleted) return;
     try {
       await this.task.delete();
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
+    } finally {
+      // A task still running makes the shim refuse: then it stays ours to delete later.
+      if (this.task.isDeleted) {
+        this.deleted = true;
+        this.onDeleted();
+      }
     }
-    this.deleted = true;
-    this.onDeleted();
   }
 
   async exec(proc: ExecProcess, opts: { onStarted?: () => void; timeoutMs?: number }): Promise<TaskExit> {

@@ -77,6 +77,11 @@ export class Task {
     return this.conn?.address;
   }
 
+  /** True once delete() ran to the end (even if the bundle could not be removed). */
+  get isDeleted(): boolean {
+    return this.deleted;
+  }
+
   /** True once the shim died and the task was cleaned up without it. */
   get lost(): boolean {
     return this.lostExit !== undefined;
@@ -187,23 +192,29 @@ export class Task {
    */
   async delete(): Promise<ExitStatus> {
     if (this.deleted) throw failedPrecondition(`task ${this.namespace}/${this.id} was already deleted`);
-    let exit: ExitStatus;
+    let exit: ExitStatus | undefined;
     const conn = this.conn;
     if (conn) {
       try {
         exit = exitOf(await conn.tasks.delete({ id: this.id }));
       } catch (err) {
-        if (!isUnavailable(err)) throw wrap(err, `delete task ${this.namespace}/${this.id}`);
-        exit = await this.whenLost();
+        if (isUnavailable(err)) exit = await this.whenLost();
+        // The shim no longer knows the task (deleted before, or it lost it): the bundle and the
+        // shim's share of it are still ours to clean up.
+        else if (!isNotFound(err)) throw wrap(err, `delete task ${this.namespace}/${this.id}`);
       }
       if (this.conn) await this.host.shims.release(conn, this.id);
-    } else {
-      exit = this.lostExit ?? { pid: this.pid, exitStatus: 0, exitedAt: new Date() };
     }
-    this.deleted = true;
+    exit ??= this.lostExit ?? { pid: this.pid, exitStatus: 0, exitedAt: new Date() };
     this.shimLog?.close();
-    this.bundle.remove();
-    this.host.forget(this);
+    try {
+      this.bundle.remove();
+    } finally {
+      // Forgotten even when the bundle could not be removed (a busy mount): the start-up sweep
+      // removes bundles no record owns, and a retry here could not do better.
+      this.deleted = true;
+      this.host.forget(this);
+    }
     return exit;
   }
 

@@ -24,7 +24,6 @@ export interface OverlayOptions {
 }
 
 const TEMP_PREFIX = 'new-';
-const REMOVING_PREFIX = 'rm-';
 
 export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
   private readonly store: SnapshotStore;
@@ -121,7 +120,7 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
       this.store.delete(key);
       return found;
     });
-    await this.removeDir(row.id);
+    this.removeDir(row.id);
   }
 
   async walk(fn: (info: Info) => void | Promise<void>, ...filters: string[]): Promise<void> {
@@ -134,13 +133,12 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
 
   async cleanup(): Promise<void> {
     await this.trash.empty();
+    // Only <id> directories with a row belong here: creation temp dirs, orphans and anything
+    // else a crash or an older berth left are removed.
     for (const name of readdirSync(this.dir)) {
-      if (name.startsWith(TEMP_PREFIX) || name.startsWith(REMOVING_PREFIX)) {
-        await rm(join(this.dir, name), { recursive: true, force: true });
-      } else if (/^\d+$/.test(name) && !this.store.hasId(Number(name))) {
-        this.logger.info('removing orphan snapshot directory', { dir: join(this.dir, name) });
-        await this.removeDir(Number(name));
-      }
+      if (/^\d+$/.test(name) && this.store.hasId(Number(name))) continue;
+      this.logger.info('removing orphan snapshot directory', { dir: join(this.dir, name) });
+      await rm(join(this.dir, name), { recursive: true, force: true });
     }
   }
 
@@ -204,7 +202,7 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
 
   // Moved to the trash at once (the id is free of leftovers), deleted in the background like
   // containerd's GC does: Remove does not wait for a large upper dir to be deleted.
-  private async removeDir(id: number): Promise<void> {
+  private removeDir(id: number): void {
     this.trash.discard(join(this.dir, String(id)));
   }
 

@@ -52,11 +52,6 @@ export class SnapshotStore {
     return row.max;
   }
 
-  allIds(): Set<number> {
-    const rows = this.db.sqlite.prepare('SELECT id FROM snapshots').all() as Array<{ id: number }>;
-    return new Set(rows.map((r) => r.id));
-  }
-
   insert(row: SnapshotRow): void {
     this.db.sqlite
       .prepare('INSERT INTO snapshots (key, id, kind, parent, labels, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
