@@ -2,22 +2,13 @@
 // wrapping the fd in a net.Socket makes libuv treat it as a pipe: reads and writes go through
 // epoll on the event loop. fs.createReadStream would instead park a thread-pool thread in read(2)
 // for as long as the container is quiet, and four quiet containers would stall all file I/O.
-import { spawnSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { internal } from '../errdefs/errors';
 import * as sys from '../sys/fs';
 
-/** mkfifo(3) through internal/sys; falls back to mkfifo(1) while the native addon lacks it. */
+/** mkfifo(3) through internal/sys. */
 export function makeFifo(path: string, mode = 0o700): void {
-  try {
-    sys.mkfifo(path, mode);
-    return;
-  } catch (err) {
-    if (!(err instanceof TypeError) && sys.errnoCode(err) !== 'MODULE_NOT_FOUND') throw err;
-  }
-  const res = spawnSync('mkfifo', ['-m', mode.toString(8), path], { encoding: 'utf8' });
-  if (res.status !== 0) throw internal(`mkfifo ${path}: ${res.stderr?.trim() || res.error?.message || 'failed'}`);
+  sys.mkfifo(path, mode);
 }
 
 /** A read end that never blocks, plus the fd number (to hold a keeper write end if needed). */

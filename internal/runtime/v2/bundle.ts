@@ -2,7 +2,7 @@
 // rootfs/ (the shim mounts the rootfs here), the `log` FIFO the shim writes to, and the files the
 // shim leaves (address, shim.pid, options.json, runtime). The directory name must be the task id:
 // the shim's `delete` subcommand finds the bundle as dirname(cwd)/<id>.
-import { spawnSync } from 'node:child_process';
+import { unmountAll } from '../../mount/mount';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { alreadyExists, failedPrecondition, invalidArgument, messageOf, notFound } from '../../errdefs/errors';
@@ -25,44 +25,17 @@ export function bundlePath(stateDir: string, namespace: string, id: string): str
   return join(stateDir, TASK_DIR, namespace, id);
 }
 
-/** Mount points from /proc/self/mountinfo (field 5, octal escapes decoded). */
-function mountPoints(): string[] {
-  return readFileSync('/proc/self/mountinfo', 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => line.split(' ')[4].replace(/\\([0-7]{3})/g, (_m, oct: string) => String.fromCharCode(parseInt(oct, 8))));
-}
-
-export function isMountPoint(path: string): boolean {
-  return mountPoints().includes(path);
-}
-
-function unmountOnce(path: string, lazy: boolean): void {
+/** Peels every mount off `path` (internal/mount); a busy one is finally detached lazily. */
+export function unmountRootfs(path: string): void {
   try {
-    sys.umount2(path, lazy ? sys.MNT_DETACH : 0);
-    return;
+    unmountAll(path);
   } catch (err) {
-    // Until the native addon carries umount2, use umount(8); a real errno is a real failure.
-    if (!(err instanceof TypeError) && sys.errnoCode(err) !== 'MODULE_NOT_FOUND') throw err;
-  }
-  const res = spawnSync('umount', lazy ? ['-l', path] : [path], { encoding: 'utf8' });
-  if (res.status !== 0) throw new Error(res.stderr.trim() || `umount ${path} exited ${res.status}`);
-}
-
-/** Peels every mount off `path`; a busy mount is finally detached lazily. */
-export function unmountAll(path: string): void {
-  for (let attempt = 0; attempt < 32 && isMountPoint(path); attempt++) {
     try {
-      unmountOnce(path, false);
-    } catch (err) {
-      try {
-        unmountOnce(path, true);
-      } catch {
-        throw failedPrecondition(`unmount ${path}: ${messageOf(err)}`, err);
-      }
+      unmountAll(path, sys.MNT_DETACH);
+    } catch {
+      throw failedPrecondition(`unmount ${path}: ${messageOf(err)}`, err);
     }
   }
-  if (isMountPoint(path)) throw failedPrecondition(`unmount ${path}: still mounted`);
 }
 
 export class Bundle {
@@ -138,7 +111,7 @@ export class Bundle {
    */
   remove(): void {
     if (!existsSync(this.path)) return;
-    unmountAll(this.rootfs);
+    unmountRootfs(this.rootfs);
     try {
       rmdirSync(this.rootfs);
     } catch (err) {

@@ -99,7 +99,15 @@ export class ShimManager {
   /** Runs `start` for a new task and joins it to the (possibly shared) shim's connection. */
   async start(bundle: Bundle, binary: string, options?: Any__Output): Promise<ShimConnection> {
     const address = await shimStart(this.invocation(bundle, binary), options);
-    const conn = await this.connectAddress(address, bundle.namespace);
+    let conn: ShimConnection;
+    try {
+      conn = await this.connectAddress(address, bundle.namespace);
+    } catch (err) {
+      // The shim runs but cannot be reached: its `delete` subcommand stops it and cleans up, so
+      // no shim is left serving a bundle the caller is about to remove.
+      await shimDelete(this.invocation(bundle, binary)).catch(() => undefined);
+      throw err;
+    }
     conn.members.set(bundle.id, { bundle, binary });
     return conn;
   }
