@@ -1,5 +1,6 @@
 // The CRI side of the streaming server: exec through the container's shim (its process spec with
 // other args), attach to the container's own stdio, port-forward into the pod's netns.
+import { execSetup, runningTask } from './exec_process';
 import { closeSync, constants, open, openSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
@@ -7,12 +8,10 @@ import type { Readable, Writable } from 'node:stream';
 import { makeFifo } from '../cio/fifo';
 import { TaskIO } from '../cio/task_io';
 import { failedPrecondition } from '../errdefs/errors';
-import type { Spec } from '../oci/spec';
 import { containerIOs } from './container_io';
 import { portForwardInNetns, type AttachOptions, type ExecOptions, type PortForwardOptions, type StreamingRuntime } from './streaming';
-import { containerState, type Container } from './store/container';
 import type { CriTask } from './tasks/types';
-import { generateId } from './util/ids';
+import type { Container } from './store/container';
 import type { RuntimeDeps } from './server/service';
 
 const SIGKILL = 9;
@@ -21,14 +20,6 @@ const SIGKILL = 9;
 const openFd = (path: string, flags: number): Promise<number> =>
   new Promise((resolve, reject) => open(path, flags, (err, fd) => (err ? reject(err) : resolve(fd))));
 
-function runningTask(rt: RuntimeDeps, containerId: string): { container: Container; task: CriTask } {
-  const container = rt.containers.get(containerId);
-  const state = containerState(container.status);
-  if (state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${container.id} is in ${state} state`);
-  const task = rt.tasks.get(container.id);
-  if (!task) throw failedPrecondition(`container ${container.id} has no running task`);
-  return { container, task };
-}
 
 async function forwardResizes(opts: { resize?: AsyncIterable<{ width: number; height: number }> }, apply: (w: number, h: number) => Promise<void>): Promise<void> {
   if (!opts.resize) return;
@@ -101,10 +92,7 @@ export class CriStreamingRuntime implements StreamingRuntime {
 
   async exec(opts: ExecOptions): Promise<{ exitCode: number }> {
     const { container, task } = runningTask(this.rt, opts.containerId);
-    const spec = container.spec as Spec;
-    if (!spec.process) throw failedPrecondition(`container ${container.id}: its stored spec has no process`);
-    const execId = generateId();
-    const dir = join(container.metadata.stateDir, 'exec', execId.slice(0, 16));
+    const { execId, dir, process } = execSetup(container, opts.cmd, opts.tty);
     const io = TaskIO.create(dir, 'exec', {
       stdout: opts.stdout !== undefined,
       stderr: opts.stderr !== undefined && !opts.tty,
@@ -126,7 +114,7 @@ export class CriStreamingRuntime implements StreamingRuntime {
         const exit = await task.exec(
           {
             execId,
-            process: { ...structuredClone(spec.process), args: [...opts.cmd], terminal: opts.tty },
+            process,
             stdio: { ...io.paths, stdin: stdin?.path ?? '' },
           },
           {

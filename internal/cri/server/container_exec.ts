@@ -7,14 +7,11 @@ import type { ExecResponse } from '../../api/gen/runtime/v1/ExecResponse';
 import type { PortForwardRequest__Output } from '../../api/gen/runtime/v1/PortForwardRequest';
 import type { PortForwardResponse } from '../../api/gen/runtime/v1/PortForwardResponse';
 import { failedPrecondition, invalidArgument } from '../../errdefs/errors';
-import { containerState } from '../store/container';
 import type { CriService } from './service';
+import { runningTask } from '../exec_process';
 
 function runningContainerId(svc: CriService, idOrPrefix: string): string {
-  const container = svc.rt.containers.get(idOrPrefix);
-  const state = containerState(container.status);
-  if (state !== 'CONTAINER_RUNNING') throw failedPrecondition(`container ${container.id} is in ${state} state`);
-  return container.id;
+  return runningTask(svc.rt, idOrPrefix).container.id;
 }
 
 export async function exec(svc: CriService, req: ExecRequest__Output): Promise<ExecResponse> {

@@ -2,17 +2,15 @@
 // no terminal) and answers its stdout, stderr (each capped at 16 MiB, as containerd caps them) and
 // exit code. With a timeout the process is killed when it runs over and the call fails with
 // DeadlineExceeded, which kubelet's probes read as a probe timeout.
-import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ExecSyncRequest__Output } from '../../api/gen/runtime/v1/ExecSyncRequest';
 import type { ExecSyncResponse } from '../../api/gen/runtime/v1/ExecSyncResponse';
 import { TaskIO } from '../../cio/task_io';
 import { deadlineExceeded, failedPrecondition, invalidArgument, kindOf, messageOf, wrap } from '../../errdefs/errors';
-import type { Spec } from '../../oci/spec';
-import { containerState } from '../store/container';
 import type { TaskExit } from '../tasks/types';
-import { generateId } from '../util/ids';
 import type { CriService } from './service';
+import { execSetup, runningTask } from '../exec_process';
+import { settledWithin } from '../util/settled';
 
 /** containerd's maxStreamSize for ExecSync output. */
 export const MAX_EXEC_SYNC_OUTPUT = 16 << 20;
@@ -48,36 +46,13 @@ function capture(stream: Readable | undefined): CappedBuffer {
 /** How long the exit of a container whose exec failed may take to be reported by its shim. */
 const EXIT_NOTICE_MS = 1_000;
 
-/** True when `p` settles within `ms`. */
-function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  return Promise.race([p.then(() => true, () => true), timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Waits for `p` to settle, at most `ms`; the timer never outlives the wait. */
-function waitAtMost(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  return Promise.race([p.then(() => undefined, () => undefined), timeout]).finally(() => clearTimeout(timer));
-}
-
 export async function execSync(svc: CriService, req: ExecSyncRequest__Output): Promise<ExecSyncResponse> {
-  const rt = svc.rt;
-  const container = rt.containers.get(req.container_id);
+  if (req.cmd.length === 0) throw invalidArgument(`exec in container ${req.container_id}: cmd is required`);
+  const { container, task } = runningTask(svc.rt, req.container_id);
   const { id } = container;
-  if (req.cmd.length === 0) throw invalidArgument(`exec in container ${id}: cmd is required`);
-  const state = containerState(container.status);
-  if (state !== 'CONTAINER_RUNNING') throw failedPrecondition(`exec in container ${id}: container is in ${state} state`);
-  const task = rt.tasks.get(id);
-  if (!task) throw failedPrecondition(`exec in container ${id}: container has no running task`);
   const timeoutSec = Math.max(0, Number(req.timeout) || 0);
-
-  const spec = container.spec as Spec;
-  if (!spec.process) throw failedPrecondition(`exec in container ${id}: its stored spec has no process`);
-  const process = { ...structuredClone(spec.process), args: [...req.cmd], terminal: false };
-  const execId = generateId();
-  const io = TaskIO.create(join(container.metadata.stateDir, 'exec', execId.slice(0, 16)), 'exec', { stdout: true, stderr: true });
+  const { execId, dir, process } = execSetup(container, req.cmd, false);
+  const io = TaskIO.create(dir, 'exec', { stdout: true, stderr: true });
   try {
     const stdout = capture(io.stdout);
     const stderr = capture(io.stderr);
@@ -99,14 +74,14 @@ export async function execSync(svc: CriService, req: ExecSyncRequest__Output): P
       const message = messageOf(err);
       if (
         /cannot exec in a (stopped|deleted) (container|state)/.test(message) ||
-        (!/unable to start container process: exec: /.test(message) && (await settlesWithin(task.exited, EXIT_NOTICE_MS)))
+        (!/unable to start container process: exec: /.test(message) && (await settledWithin(task.exited, EXIT_NOTICE_MS)))
       ) {
         throw failedPrecondition(`exec in container ${id}: container is not running`, err);
       }
       throw wrap(err, `exec ${JSON.stringify(req.cmd[0])} in container ${id}`);
     }
     io.releaseKeepers(); // if the process never reported started, EOF must still come
-    await waitAtMost(io.done(), OUTPUT_GRACE_MS);
+    await settledWithin(io.done(), OUTPUT_GRACE_MS);
     return { stdout: stdout.bytes(), stderr: stderr.bytes(), exit_code: exit.exitStatus };
   } finally {
     io.remove();

@@ -12,6 +12,7 @@ import type { CriTask } from '../tasks/types';
 import { hookContainer, hookSandbox } from './hook_views';
 import type { CriService, RuntimeDeps } from './service';
 import { recordContainerExit } from './task_monitor';
+import { settledWithin } from '../util/settled';
 
 const SIGKILL = 9;
 const LINUX_SIGRTMIN = 34;
@@ -23,8 +24,6 @@ const UNKNOWN_EXIT_CODE = 255;
  * would let a stray process holding the FIFO (host PID namespace) hold the exit record forever.
  */
 const IO_DRAIN_GRACE_MS = 5_000;
-/** setTimeout's ceiling (~24.8 days); longer waits are clamped to it. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** "SIGTERM", "TERM", "15", "SIGRTMIN+3", "RTMAX-1" -> the Linux signal number. */
 export function parseSignal(text: string): number {
@@ -99,18 +98,6 @@ export function watchContainerExit(svc: CriService, id: string, task: CriTask, i
     if (watchesOf.get(id) === entry) watchesOf.delete(id);
   });
   watchesOf.set(id, entry);
-}
-
-/** True when `p` settled within `ms`. */
-function settledWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), Math.min(ms, MAX_TIMER_MS));
-    const done = () => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-    p.then(done, done);
-  });
 }
 
 async function signalTask(task: CriTask, signal: number, all: boolean): Promise<void> {
