@@ -5,7 +5,8 @@
       "sources": [
         "internal/sys/src/addon.c",
         "internal/sys/src/fs.c",
-        "internal/sys/src/netns.c"
+        "internal/sys/src/netns.c",
+        "internal/sys/src/spawn.c"
       ],
       "cflags": ["-Wall", "-Wextra", "-O2", "-D_GNU_SOURCE"]
     }

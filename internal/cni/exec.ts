@@ -1,9 +1,10 @@
 // Running one CNI plugin binary per the spec: config on stdin, parameters in CNI_* environment
 // variables, result or error JSON on stdout. Bounded by a timeout that kills only our child.
-import { spawn } from 'node:child_process';
+// Started through posix_spawn (internal/sys/process): a fork() of berthd costs more than the plugin.
 import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { deadlineExceeded, internal, notFound } from '../errdefs/errors';
+import { runProcess } from '../sys/process';
 import type { CniPluginError } from './types';
 
 export type CniCommand = 'ADD' | 'DEL' | 'CHECK' | 'VERSION';
@@ -68,34 +69,20 @@ export async function execPlugin(req: PluginExecRequest): Promise<Record<string,
     CNI_ARGS: req.cniArgs,
     CNI_PATH: req.binDirs.join(':'),
   };
-  const child = spawn(binary, [], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  const stdout: Buffer[] = [];
-  const stderr: Buffer[] = [];
-  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-  // A plugin may exit without reading stdin; the EPIPE that follows is not our error to report.
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(JSON.stringify(req.stdin));
-
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    child.kill('SIGKILL'); // only the child we spawned
-  }, req.timeoutMs);
-  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal }));
-  }).finally(() => clearTimeout(timer));
-
-  const out = Buffer.concat(stdout).toString('utf8').trim();
-  if (timedOut) throw deadlineExceeded(`${what}: timed out after ${req.timeoutMs}ms`);
+  const exit = await runProcess({ file: binary, args: [], env, stdin: JSON.stringify(req.stdin), timeoutMs: req.timeoutMs }).catch(
+    (err: unknown) => {
+      throw internal(`${what}: ${err instanceof Error ? err.message : String(err)}`, err);
+    },
+  );
+  const out = exit.stdout.toString('utf8').trim();
+  if (exit.timedOut) throw deadlineExceeded(`${what}: timed out after ${req.timeoutMs}ms`);
   if (exit.code !== 0) {
     const pluginError = parsePluginError(out);
     if (pluginError) {
       const details = pluginError.details ? ` (${pluginError.details})` : '';
       throw internal(`${what} failed: ${pluginError.msg}${details} [code ${pluginError.code}]`);
     }
-    const err = Buffer.concat(stderr).toString('utf8').trim().slice(-2000);
+    const err = exit.stderr.toString('utf8').trim().slice(-2000);
     const how = exit.signal ? `killed by ${exit.signal}` : `exit status ${exit.code}`;
     throw internal(`${what} failed: ${how}${err ? `: ${err}` : ''}${out ? `: ${out.slice(-2000)}` : ''}`);
   }

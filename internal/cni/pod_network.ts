@@ -129,45 +129,53 @@ export class CniManager {
   }
 
   /**
-   * Attaches the pod's netns to loopback and every configured network. On any failure the
-   * networks already attempted are detached again (DEL, reverse order) before the error is thrown,
-   * so a failed setup leaves no IP, veth or cache entry behind.
+   * Attaches the pod's netns to loopback and every configured network, side by side as go-cni
+   * does (each network's plugins still run in chain order). When any attachment fails, all of
+   * them are detached again (DEL, reverse order) before the error is thrown, so a failed setup
+   * leaves no IP, veth or cache entry behind.
    */
   async setupPodNetwork(req: PodNetworkRequest): Promise<PodNetworkSetup> {
     const attachments = this.attachments();
     if (!isNetnsMounted(req.netnsPath)) throw invalidArgument(`setup network for pod ${req.id}: ${req.netnsPath} is not a network namespace`);
-    const attempted: Attachment[] = [];
-    const result: PodNetworkResult = { interfaces: {}, routes: [], dns: [], networks: {} };
-    try {
-      for (const att of attachments) {
-        attempted.push(att);
-        const rt = this.runtimeConf(req, req.netnsPath, att.ifName);
-        const res = await addNetworkList(att.list, rt, this.chain);
-        this.cache.save({
-          kind: 'cniCacheV1',
-          containerId: req.id,
-          ifName: att.ifName,
-          networkName: att.list.name,
-          config: att.list,
-          cniArgs: rt.args,
-          capabilityArgs: rt.capabilityArgs,
-          result: res.raw,
-        });
-        Object.assign(result.interfaces, podInterfaces(res, att.ifName));
-        result.routes.push(...res.routes);
-        if (Object.keys(res.dns).length > 0) result.dns.push(res.dns);
-        result.networks[att.list.name] = res;
-      }
-    } catch (err) {
-      this.log.warn('pod network setup failed, detaching', { podSandboxId: req.id, error: err });
-      await this.detach(req, attempted.reverse()).catch((undoErr: unknown) =>
+    const outcomes = await Promise.allSettled(attachments.map((att) => this.attach(req, att)));
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) {
+      this.log.warn('pod network setup failed, detaching', { podSandboxId: req.id, error: failed.reason });
+      await this.detach(req, [...attachments].reverse()).catch((undoErr: unknown) =>
         this.log.error('cannot undo failed pod network setup', { podSandboxId: req.id, error: undoErr }),
       );
-      throw wrap(err, `setup network for pod ${req.id}`);
+      throw wrap(failed.reason, `setup network for pod ${req.id}`);
     }
+    // Merged in attachment order (loopback first), whatever order the plugins finished in.
+    const result: PodNetworkResult = { interfaces: {}, routes: [], dns: [], networks: {} };
+    outcomes.forEach((o, i) => {
+      const res = (o as PromiseFulfilledResult<CniResult>).value;
+      const att = attachments[i]!;
+      Object.assign(result.interfaces, podInterfaces(res, att.ifName));
+      result.routes.push(...res.routes);
+      if (Object.keys(res.dns).length > 0) result.dns.push(res.dns);
+      result.networks[att.list.name] = res;
+    });
     const ips = selectPodIPs(result.interfaces[DEFAULT_IFNAME]?.ipConfigs ?? []);
     this.log.info('pod network set up', { podSandboxId: req.id, ips });
     return { ips, result };
+  }
+
+  /** ADD of one network list, its result cached for DEL and CHECK. */
+  private async attach(req: PodNetworkRequest, att: Attachment): Promise<CniResult> {
+    const rt = this.runtimeConf(req, req.netnsPath, att.ifName);
+    const res = await addNetworkList(att.list, rt, this.chain);
+    this.cache.save({
+      kind: 'cniCacheV1',
+      containerId: req.id,
+      ifName: att.ifName,
+      networkName: att.list.name,
+      config: att.list,
+      cniArgs: rt.args,
+      capabilityArgs: rt.capabilityArgs,
+      result: res.raw,
+    });
+    return res;
   }
 
   /**

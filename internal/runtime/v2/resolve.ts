@@ -2,7 +2,7 @@
 // name "io.containerd.runc.v2" becomes "containerd-shim-runc-v2" (last two dot-separated parts),
 // looked up on PATH.
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { delimiter, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { invalidArgument, notFound } from '../../errdefs/errors';
 
 /** The shim binary name for a URI-like runtime name, or undefined if the name has no two parts. */
@@ -37,7 +37,8 @@ export function resolveShimBinary(runtime: string, searchPath = process.env.PATH
   for (const dir of searchPath.split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, name);
-    if (isExecutableFile(candidate)) return candidate;
+    // Absolute: the shim runs with the bundle as its working directory.
+    if (isExecutableFile(candidate)) return resolvePath(candidate);
   }
   throw notFound(`runtime ${JSON.stringify(runtime)}: binary ${JSON.stringify(name)} not installed (searched PATH)`);
 }

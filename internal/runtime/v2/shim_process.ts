@@ -1,11 +1,11 @@
 // Invocations of the shim binary with the legacy (containerd ≤ 2.2) bootstrap: flags, a few
 // environment variables and the runtime options Any on stdin. `start` prints the ttRPC address of
 // a new (or the group's existing) shim; `delete` cleans up after a shim we can no longer reach.
-import { spawn } from 'node:child_process';
 import { codec, encodeAny } from '../../api/containerd';
 import type { DeleteResponse, DeleteResponse__Output } from '../../api/gen/containerd/task/v2/DeleteResponse';
 import type { Any__Output } from '../../api/gen/google/protobuf/Any';
 import { deadlineExceeded, internal, unimplemented } from '../../errdefs/errors';
+import { runProcess } from '../../sys/process';
 
 export interface ShimInvocation {
   binary: string;
@@ -35,46 +35,29 @@ function commandLine(inv: ShimInvocation, tail: string[]): string[] {
   return [...args, ...tail];
 }
 
-function run(inv: ShimInvocation, tail: string[], stdin: Buffer): Promise<RunResult> {
-  const args = commandLine(inv, tail);
+async function run(inv: ShimInvocation, tail: string[], stdin: Buffer): Promise<RunResult> {
   const what = `${inv.binary} ${tail[tail.length - 1]} (task ${inv.namespace}/${inv.id})`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(inv.binary, args, {
-      cwd: inv.bundle,
-      env: {
-        ...process.env,
-        TTRPC_ADDRESS: inv.ttrpcAddress,
-        GRPC_ADDRESS: inv.address,
-        NAMESPACE: inv.namespace,
-        MAX_SHIM_VERSION: '2',
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.stdin.on('error', () => undefined); // the shim may exit without reading stdin
-    child.stdin.end(stdin);
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(deadlineExceeded(`${what}: no answer within ${COMMAND_TIMEOUT_MS}ms`));
-    }, COMMAND_TIMEOUT_MS);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(internal(`${what}: ${e.message}`, e));
-    });
-    // 'close' waits for stdout to drain; the Go shim's daemon child does not inherit our pipes.
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const stderr = Buffer.concat(err).toString('utf8').trim();
-      if (code !== 0) {
-        reject(internal(`${what} failed (${signal ?? `exit ${code}`}): ${stderr || 'no output'}`));
-        return;
-      }
-      resolve({ stdout: Buffer.concat(out), stderr });
-    });
+  const exit = await runProcess({
+    file: inv.binary,
+    args: commandLine(inv, tail),
+    cwd: inv.bundle,
+    env: {
+      ...process.env,
+      TTRPC_ADDRESS: inv.ttrpcAddress,
+      GRPC_ADDRESS: inv.address,
+      NAMESPACE: inv.namespace,
+      MAX_SHIM_VERSION: '2',
+    },
+    stdin,
+    timeoutMs: COMMAND_TIMEOUT_MS,
+  }).catch((e: unknown) => {
+    throw internal(`${what}: ${e instanceof Error ? e.message : String(e)}`, e);
   });
+  // The Go shim's daemon child does not inherit our pipes, so `start` ends when it has printed.
+  if (exit.timedOut) throw deadlineExceeded(`${what}: no answer within ${COMMAND_TIMEOUT_MS}ms`);
+  const stderr = exit.stderr.toString('utf8').trim();
+  if (exit.code !== 0) throw internal(`${what} failed (${exit.signal ?? `exit ${exit.code}`}): ${stderr || 'no output'}`);
+  return { stdout: exit.stdout, stderr };
 }
 
 /** Parses `start` output: a bare address or {"version":2,"address":...,"protocol":"ttrpc"}. */

@@ -23,6 +23,7 @@ napi_value berth_throw_errno(napi_env env, int err, const char *call, const char
 static napi_value init(napi_env env, napi_value exports) {
   if (berth_register_fs(env, exports) != napi_ok) return NULL;
   if (berth_register_netns(env, exports) != napi_ok) return NULL;
+  if (berth_register_spawn(env, exports) != napi_ok) return NULL;
   return exports;
 }
 

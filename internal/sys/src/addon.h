@@ -11,4 +11,6 @@ napi_value berth_throw_errno(napi_env env, int err, const char *call, const char
 napi_status berth_register_fs(napi_env env, napi_value exports);
 /* netns.c registers network-namespace calls. */
 napi_status berth_register_netns(napi_env env, napi_value exports);
+/* spawn.c registers runProcess: a helper binary run to completion through posix_spawn. */
+napi_status berth_register_spawn(napi_env env, napi_value exports);
 #endif
