@@ -34,11 +34,15 @@ gen:
 build/Release/berth_sys.node: binding.gyp $(wildcard internal/sys/src/*) | node_modules/.installed
 	npm run install --silent
 
+# berthd's V8 young generation: 1 MiB semi-spaces instead of up to 16 MiB. A daemon that mostly
+# waits keeps several MiB less resident for a few more (cheap) scavenges; see the bench's memory rows.
+BERTHD_NODE_FLAGS := --max-semi-space-size=1
+
 ## build: compile TypeScript and the native addon, write bin/berthd and bin/berthctl.
 build: deps build/Release/berth_sys.node
 	npx tsc -p tsconfig.json
 	@mkdir -p bin
-	@printf '#!/usr/bin/env node\nrequire("../dist/cmd/berthd/main.js");\n' > bin/berthd
+	@printf '#!/usr/bin/env -S node $(BERTHD_NODE_FLAGS)\nrequire("../dist/cmd/berthd/main.js");\n' > bin/berthd
 	@printf '#!/usr/bin/env node\nrequire("../dist/cmd/berthctl/main.js");\n' > bin/berthctl
 	@chmod 0755 bin/berthd bin/berthctl
 

@@ -6,7 +6,6 @@ import { open } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { extract } from 'tar-stream';
 import type { ContentInfo, ContentLease, ManagedContentStore } from '../content/types';
 import { invalidArgument, isNotFound, notFound, wrap } from '../errdefs/errors';
 
@@ -56,6 +55,8 @@ export async function readArchive(
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`image archive ${archivePath} not found`);
     throw wrap(err, `open image archive ${archivePath}`);
   }
+  // Loaded on first import, not at berthd start: most daemons never import an archive.
+  const { extract } = await import('tar-stream');
   const tar = extract();
   const feed = gzip
     ? pipeline(createReadStream(archivePath), createGunzip(), tar)

@@ -6,7 +6,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { AttachRequest } from '../../api/gen/runtime/v1/AttachRequest';
 import type { ExecRequest } from '../../api/gen/runtime/v1/ExecRequest';
 import type { PortForwardRequest } from '../../api/gen/runtime/v1/PortForwardRequest';
@@ -68,10 +68,8 @@ export class StreamingServer {
   private readonly cache: RequestCache<PendingRequest>;
   /** The subprotocol upgradeWebSocket chose for a request, for ws's handshake to announce. */
   private readonly chosenProtocol = new WeakMap<IncomingMessage, string>();
-  private readonly wss = new WebSocketServer({
-    noServer: true,
-    handleProtocols: (_offered, req) => this.chosenProtocol.get(req) || false,
-  });
+  /** Made on the first WebSocket upgrade: ws stays unloaded in a daemon nobody streams from. */
+  private wss: WebSocketServer | undefined;
   private readonly live = new Set<LiveSession>();
   private readonly runtime: StreamingRuntime;
   private readonly logger: Logger;
@@ -86,6 +84,15 @@ export class StreamingServer {
     this.streamCreationTimeoutMs = opts.streamCreationTimeoutMs ?? 30_000;
     this.streamIdleTimeoutMs = opts.streamIdleTimeoutMs ?? 4 * 60 * 60 * 1000;
     this.cache = new RequestCache({ ttlMs: opts.tokenTtlMs ?? 60_000, now: opts.now });
+  }
+
+  private webSocketServer(): WebSocketServer {
+    if (!this.wss) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { WebSocketServer: Server } = require('ws') as typeof import('ws');
+      this.wss = new Server({ noServer: true, handleProtocols: (_offered, req) => this.chosenProtocol.get(req) || false });
+    }
+    return this.wss;
   }
 
   /** Starts listening; returns the bound "host:port". */
@@ -119,7 +126,7 @@ export class StreamingServer {
     for (const s of this.live) s.destroy();
     this.live.clear();
     server.closeAllConnections();
-    this.wss.close();
+    this.wss?.close();
     await closed;
   }
 
@@ -234,7 +241,7 @@ export class StreamingServer {
       return;
     }
     this.chosenProtocol.set(req, protocol);
-    this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+    this.webSocketServer().handleUpgrade(req, socket, head, (ws: WebSocket) => {
       this.logger.debug('streaming session upgraded', { kind: pending.kind, transport: 'websocket', protocol });
       this.track({ destroy: () => ws.terminate() }, ws);
       if (pending.kind === 'portforward') {

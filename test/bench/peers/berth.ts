@@ -45,9 +45,10 @@ export async function startBerth(opts: PeerOptions): Promise<Peer> {
   const { dir } = opts;
   const configPath = join(dir, 'berth.toml');
   const socket = join(dir, 'berth.sock');
-  // The harness's flags, spawned here in a process group of its own (see spawn.ts).
+  // bin/berthd as a user runs it (with the Node flags `make build` gives it), the harness's
+  // flags, spawned here in a process group of its own (see spawn.ts).
+  berthdMain(); // fails early and clearly when dist/ was never built
   const args = [
-    berthdMain(),
     '--config', configPath,
     '--root', join(dir, 'root'),
     '--state', join(dir, 'state'),
@@ -59,7 +60,7 @@ export async function startBerth(opts: PeerOptions): Promise<Peer> {
     opts,
     configPath,
     configText: configToml(opts),
-    command: { command: process.execPath, args, socket, logPath: join(dir, 'berthd.log') },
+    command: { command: join(repoRoot(), 'bin', 'berthd'), args, socket, logPath: join(dir, 'berthd.log') },
     importImage: (archive) => berthctlImport(socket, archive),
   });
 }
