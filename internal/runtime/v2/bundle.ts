@@ -92,6 +92,16 @@ export class Bundle {
     return join(this.path, 'log');
   }
 
+  /** Records the address of the shim serving this task, as the shim's `start` would. */
+  writeAddress(address: string): void {
+    writeFileSync(join(this.path, 'address'), address, { mode: 0o600 });
+  }
+
+  /** The bundle of another task in the same namespace (its directory beside this one). */
+  sibling(id: string): string {
+    return join(this.path, '..', id);
+  }
+
   /** The shim's ttRPC address the shim wrote at start, if any. */
   readAddress(): string | undefined {
     try {

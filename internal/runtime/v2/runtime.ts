@@ -57,6 +57,18 @@ export interface LoadTaskOptions {
   runtimeName?: string;
 }
 
+/** The runc shim's grouping annotations, in its order: tasks with the same value share a shim. */
+const GROUP_ANNOTATIONS = ['io.containerd.runc.v2.group', 'io.kubernetes.cri.sandbox-id'];
+
+function shimGroupOf(spec: object): string | undefined {
+  const annotations = (spec as { annotations?: Record<string, unknown> }).annotations ?? {};
+  for (const name of GROUP_ANNOTATIONS) {
+    const value = annotations[name];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
 function key(namespace: string, id: string): string {
   return `${namespace}/${id}`;
 }
@@ -104,7 +116,7 @@ export class RuntimeV2 implements TaskHost {
       // The shim opens `log` for writing when it starts serving: we must already be reading.
       const shimLog = ShimLog.open(bundle.logPath, log);
       undo.push(() => shimLog.close());
-      const conn = await this.shims.start(bundle, binary, options);
+      const conn = await this.shims.start(bundle, binary, options, shimGroupOf(opts.spec));
       undo.push(() => this.abandon(conn, bundle, binary));
       const stdio = opts.stdio ?? {};
       const created = await conn.tasks.create({

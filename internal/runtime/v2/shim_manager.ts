@@ -4,7 +4,8 @@
 // ask for it means the shim died: every task it served gets the `delete` subcommand (runc delete,
 // rootfs unmount) and is reported lost with the exit status `delete` returns.
 import { createConnection } from 'node:net';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DeleteResponse__Output } from '../../api/gen/containerd/task/v2/DeleteResponse';
 import type { Any__Output } from '../../api/gen/google/protobuf/Any';
 import { isUnavailable, messageOf, notFound } from '../../errdefs/errors';
@@ -96,8 +97,15 @@ export class ShimManager {
     };
   }
 
-  /** Runs `start` for a new task and joins it to the (possibly shared) shim's connection. */
-  async start(bundle: Bundle, binary: string, options?: Any__Output): Promise<ShimConnection> {
+  /**
+   * Runs `start` for a new task and joins it to the (possibly shared) shim's connection. A task of
+   * group `groupId` (its pod's sandbox task) whose group shim we are connected to skips `start`, as
+   * containerd 2's ShimManager does: the group's address goes into the bundle and the connection
+   * is shared. `start` would answer the same after a Go process start-up.
+   */
+  async start(bundle: Bundle, binary: string, options?: Any__Output, groupId?: string): Promise<ShimConnection> {
+    const joined = groupId !== undefined && groupId !== bundle.id ? await this.joinGroup(bundle, binary, groupId) : undefined;
+    if (joined) return joined;
     const address = await shimStart(this.invocation(bundle, binary), options);
     let conn: ShimConnection;
     try {
@@ -108,6 +116,22 @@ export class ShimManager {
       await shimDelete(this.invocation(bundle, binary)).catch(() => undefined);
       throw err;
     }
+    conn.members.set(bundle.id, { bundle, binary });
+    return conn;
+  }
+
+  /** The live connection of the group's shim with `bundle` added to it; undefined if there is none. */
+  private async joinGroup(bundle: Bundle, binary: string, groupId: string): Promise<ShimConnection | undefined> {
+    let address: string | undefined;
+    try {
+      address = readFileSync(join(bundle.sibling(groupId), 'address'), 'utf8').trim();
+    } catch {
+      return undefined; // no group task (or it was never started): `start` decides
+    }
+    const pending = address ? this.connections.get(address) : undefined;
+    const conn = await pending?.catch(() => undefined);
+    if (!conn || conn.closed || !conn.members.has(groupId)) return undefined;
+    bundle.writeAddress(conn.address);
     conn.members.set(bundle.id, { bundle, binary });
     return conn;
   }

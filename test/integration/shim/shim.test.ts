@@ -185,6 +185,29 @@ describe('shim sharing', () => {
     expectNothingLeft(a.shimAddress, [a.pid, b.pid, c.pid]);
     expectNothingLeft(c.shimAddress);
   });
+
+  it('starts a new shim for a pod whose shim died instead of joining the dead one', async () => {
+    const sandboxAnn = { 'io.kubernetes.cri.sandbox-id': 'pod-x' };
+    const pod = await world.createTask('pod-x', { args: ['sleep', '1000'], annotations: sandboxAnn });
+    await pod.start();
+    const { shimPid } = await pod.connectInfo();
+    const waited = pod.wait();
+    process.kill(shimPid, 'SIGKILL');
+    expect((await waited).exitStatus).toBe(137);
+    await world.runtime.shims.settled();
+
+    // pod-x's bundle still names the dead shim's address: a new task of the group must not use it.
+    const ctr = await world.createTask('ctr-y', { args: ['sleep', '1000'], annotations: sandboxAnn });
+    await ctr.start();
+    const info = await ctr.connectInfo();
+    expect(info.shimPid).not.toBe(shimPid);
+    expect(isAlive(info.shimPid)).toBe(true);
+    await ctr.kill(9);
+    await ctr.wait();
+    await ctr.delete();
+    await pod.delete();
+    expectNothingLeft(ctr.shimAddress, [pod.pid, ctr.pid]);
+  });
 });
 
 describe('failures', () => {
