@@ -1,7 +1,8 @@
-// RunPodSandbox, in containerd's order: ID and name reservation, the sandbox record persisted as
-// intent (state unknown) before anything outside the process exists, network namespace and CNI,
-// pod files and /dev/shm, the pause container's snapshot, spec and task through the pod's shim,
-// then Ready and an exit monitor. Each step pushes its undo; any failure unwinds them all.
+// RunPodSandbox: ID and name reservation, the sandbox record persisted as intent (state unknown)
+// before anything outside the process exists; then side by side the network namespace with CNI,
+// and the pod files, /dev/shm, the pause container's snapshot, spec and shim; once both are done,
+// the pause task (runc create, start), Ready and an exit monitor, as containerd orders them. Each
+// step pushes its undo; any failure unwinds them all.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunPodSandboxRequest__Output } from '../../api/gen/runtime/v1/RunPodSandboxRequest';
@@ -111,9 +112,12 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
         rmSync(stateDir, { recursive: true, force: true });
       });
 
-      // The pod network (netns + CNI plugins) and the pod's files and rootfs do not depend on each
-      // other: set them up side by side. Both push their undos; allSettled lets both finish (or
-      // fail) before anything is unwound, so no step is left running behind the rollback.
+      // The pod network (netns + CNI plugins) and the pause container's files, rootfs, spec and
+      // shim do not depend on each other, so they are set up side by side. Only Create (runc
+      // create, which joins the netns and applies net.* sysctls that may name CNI's interfaces)
+      // waits for the network, keeping containerd's order for everything inside the pod.
+      // Both push their undos; allSettled lets both finish (or fail) before anything is unwound,
+      // so no step is left running behind the rollback.
       const network = async (): Promise<void> => {
         if (hostNetwork) return;
         const netns = await NetNS.createAt(netnsPath);
@@ -125,48 +129,48 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
         crashPoint('sandbox_run:after_cni');
         rt.sandboxes.updateMetadata(id, (m) => ({ ...m, ip: setup.ips[0] ?? '', additionalIps: setup.ips.slice(1) }));
       };
-      const filesAndRootfs = async () => {
+      const pauseTask = async (networkReady: Promise<void>) => {
         writeSandboxFiles(config, paths);
         if (!usesHostIpc(config)) {
           mountSandboxShm(paths.shmPath);
           cleanup.push('unmount shm', () => unmountSandboxShm(paths.shmPath));
         }
-        const mounts = await rt.snapshotter.prepare(id, image.chainId, { labels: { 'io.berth/sandbox': id } });
+        const rootfs = await rt.snapshotter.prepare(id, image.chainId, { labels: { 'io.berth/sandbox': id } });
         cleanup.push('remove sandbox snapshot', () => rt.snapshotter.remove(id));
         crashPoint('sandbox_run:after_snapshot');
-        return mounts;
+        const spec = buildSandboxSpec({
+          id,
+          config,
+          imageConfig: specImageConfig(image.resolved.config),
+          imageName: svc.config.cri.sandbox_image,
+          netnsPath: netnsPath || undefined,
+          runtime: specRuntimeOptions(svc.config, runtime),
+          sandboxPaths: paths,
+          userLookup: userLookupFromImage((p) => readRootfsFile(rootfs, p)),
+          host: rt.host,
+        });
+        const created = await rt.tasks.create({
+          id,
+          sandboxId: id,
+          spec,
+          rootfs,
+          stdio: { stdin: '', stdout: '', stderr: '', terminal: false },
+          runtime,
+          createAfter: networkReady,
+        });
+        cleanup.push('delete pause task', async () => {
+          await created.kill(9, true).catch(() => undefined);
+          await created.exited.catch(() => undefined);
+          await created.delete();
+        });
+        crashPoint('sandbox_run:after_task_create');
+        return created;
       };
-      const [networkDone, rootfsDone] = await Promise.allSettled([network(), filesAndRootfs()]);
+      const networkReady = network();
+      const [networkDone, taskDone] = await Promise.allSettled([networkReady, pauseTask(networkReady)]);
       if (networkDone.status === 'rejected') throw networkDone.reason;
-      if (rootfsDone.status === 'rejected') throw rootfsDone.reason;
-      const rootfs = rootfsDone.value;
-
-      const spec = buildSandboxSpec({
-        id,
-        config,
-        imageConfig: specImageConfig(image.resolved.config),
-        imageName: svc.config.cri.sandbox_image,
-        netnsPath: netnsPath || undefined,
-        runtime: specRuntimeOptions(svc.config, runtime),
-        sandboxPaths: paths,
-        userLookup: userLookupFromImage((p) => readRootfsFile(rootfs, p)),
-        host: rt.host,
-      });
-
-      const task = await rt.tasks.create({
-        id,
-        sandboxId: id,
-        spec,
-        rootfs,
-        stdio: { stdin: '', stdout: '', stderr: '', terminal: false },
-        runtime,
-      });
-      cleanup.push('delete pause task', async () => {
-        await task.kill(9, true).catch(() => undefined);
-        await task.exited.catch(() => undefined);
-        await task.delete();
-      });
-      crashPoint('sandbox_run:after_task_create');
+      if (taskDone.status === 'rejected') throw taskDone.reason;
+      const task = taskDone.value;
 
       const pid = await task.start();
       rt.sandboxes.updateStatus(id, (s) => ({ ...s, state: 'ready', pid }));

@@ -137,6 +137,7 @@ export class ShimTaskService implements TaskService {
       stdio: t.stdio,
       runtimeName: t.runtime.config.runtime_type,
       runcOptions: runcOptions(t.runtime),
+      createAfter: t.createAfter,
     });
     return this.track(task);
   }

@@ -18,6 +18,8 @@ export interface NewTask {
   rootfs: Mount[];
   stdio: StdioPaths;
   runtime: ResolvedRuntime;
+  /** Create (runc create) waits for this; the shim starts meanwhile. A rejection fails the create. */
+  createAfter?: Promise<unknown>;
 }
 
 export interface ExecProcess {
