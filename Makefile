@@ -41,6 +41,7 @@ BERTHD_NODE_FLAGS := --max-semi-space-size=1
 ## build: compile TypeScript and the native addon, write bin/berthd and bin/berthctl.
 build: deps build/Release/berth_sys.node
 	npx tsc -p tsconfig.json
+	node dist/hack/proto/descriptors.js
 	@mkdir -p bin
 	@printf '#!/usr/bin/env -S node $(BERTHD_NODE_FLAGS)\nrequire("../dist/cmd/berthd/main.js");\n' > bin/berthd
 	@printf '#!/usr/bin/env node\nrequire("../dist/cmd/berthctl/main.js");\n' > bin/berthctl

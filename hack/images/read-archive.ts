@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { extract, type Header } from 'tar-stream';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { invalidArgument, notFound } from '../../internal/errdefs/errors';
 import { hexOf, MEDIA_TYPES, sha256Digest } from './image';
 

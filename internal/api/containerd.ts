@@ -2,13 +2,13 @@
 // Task API, task events, runc options). grpc-js never sees these messages: they travel over ttRPC,
 // so we encode/decode them ourselves. Field names stay as in the .proto (keepCase) so the objects
 // match the types generated under internal/api/gen.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import * as protobuf from 'protobufjs';
 import { invalidArgument } from '../errdefs/errors';
 import type { Any__Output } from './gen/google/protobuf/Any';
+import { loadProtoRoot } from './proto_root';
 
-const PROTO_FILES = [
+/** What berth speaks over ttRPC; `make build` turns these into a JSON descriptor (proto_root.ts). */
+export const CONTAINERD_PROTO_FILES = [
   'ttrpc/request.proto',
   'google/rpc/status.proto',
   'containerd/types/mount.proto',
@@ -31,28 +31,9 @@ const TO_OBJECT: protobuf.IConversionOptions = {
 
 let cachedRoot: protobuf.Root | undefined;
 
-/** Walks up from this file to the repo's api/ directory (works from internal/ and dist/internal/). */
-function apiDir(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'api', 'ttrpc', 'request.proto'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`berth: cannot find api/ttrpc/request.proto above ${__dirname}`);
-    dir = up;
-  }
-  return join(dir, 'api');
-}
-
 export function containerdRoot(): protobuf.Root {
-  if (cachedRoot) return cachedRoot;
-  const base = apiDir();
-  const root = new protobuf.Root();
-  // Imports are written relative to api/ ("containerd/types/mount.proto"); protobufjs serves
-  // google/protobuf/* from its bundled copies before asking us.
-  root.resolvePath = (_origin, target) => (target.startsWith('/') ? target : join(base, target));
-  root.loadSync(PROTO_FILES, { keepCase: true });
-  root.resolveAll();
-  cachedRoot = root;
-  return root;
+  cachedRoot ??= loadProtoRoot('containerd', CONTAINERD_PROTO_FILES);
+  return cachedRoot;
 }
 
 /** Encoder/decoder for one message type, typed with the generated input and output shapes. */

@@ -7,9 +7,10 @@
 // which cost berthd about 20 MiB of resident memory for nothing grpc-js uses.
 import * as grpc from '@grpc/grpc-js';
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as protobuf from 'protobufjs';
 import type { AdminClient, AdminDefinition } from './gen/berth/admin/v1/Admin';
+import { loadProtoRoot } from './proto_root';
 import type { ImageServiceClient, ImageServiceDefinition } from './gen/runtime/v1/ImageService';
 import type { RuntimeServiceClient, RuntimeServiceDefinition } from './gen/runtime/v1/RuntimeService';
 
@@ -34,11 +35,6 @@ export function repoRoot(): string {
   return dir;
 }
 
-/** Directory of berth's .proto files. */
-export function protoDir(): string {
-  return join(repoRoot(), 'api');
-}
-
 /** A service constructor as grpc-js makes it, with its definition at `.service`. */
 type ServiceConstructor<Client, Definition> = (new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => Client) & {
   service: Definition;
@@ -48,16 +44,6 @@ export interface BerthServices {
   runtime: ServiceConstructor<RuntimeServiceClient, RuntimeServiceDefinition>;
   image: ServiceConstructor<ImageServiceClient, ImageServiceDefinition>;
   admin: ServiceConstructor<AdminClient, AdminDefinition>;
-}
-
-function loadRoot(files: readonly string[]): protobuf.Root {
-  const base = protoDir();
-  const root = new protobuf.Root();
-  // Imports are relative to api/; protobufjs serves google/protobuf/* from its bundled copies.
-  root.resolvePath = (_origin, target) => (isAbsolute(target) ? target : join(base, target));
-  root.loadSync(files.map((f) => join(base, f)), { keepCase: true });
-  root.resolveAll();
-  return root;
 }
 
 /** lodash-style camelCase of a method name ("ImageFSInfo" -> "imageFsInfo"), as proto-loader names the alias. */
@@ -104,12 +90,15 @@ function serviceConstructor<Client, Definition>(root: protobuf.Root, fullName: s
   return ctor as unknown as ServiceConstructor<Client, Definition>;
 }
 
+/** The services berthd serves; `make build` turns these into a JSON descriptor (proto_root.ts). */
+export const CRI_PROTO_FILES = ['runtime/v1/api.proto', 'berth/admin/v1/admin.proto'];
+
 let cached: BerthServices | undefined;
 
 /** Service constructors (clients) and their definitions (`.service`, for servers); loaded once. */
 export function berthServices(): BerthServices {
   if (cached === undefined) {
-    const root = loadRoot(['runtime/v1/api.proto', 'berth/admin/v1/admin.proto']);
+    const root = loadProtoRoot('cri', CRI_PROTO_FILES);
     cached = {
       runtime: serviceConstructor(root, 'runtime.v1.RuntimeService'),
       image: serviceConstructor(root, 'runtime.v1.ImageService'),

@@ -3,7 +3,7 @@
 // number`) so the operator can go straight to the line to fix.
 import { readFileSync } from 'node:fs';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 import { invalidArgument } from '../errdefs/errors';
 import { berthConfigSchema, type BerthConfig } from './schema';
 
@@ -47,18 +47,24 @@ export function loadConfig(path?: string): BerthConfig {
   return parseConfig(text, path);
 }
 
-function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
+function describeIssue(issue: z.ZodIssue, raw: unknown): string {
   const at = keyPath(issue.path);
   switch (issue.code) {
     case 'unrecognized_keys':
       return issue.keys.map((k) => `${keyPath([...issue.path, k])}: unknown key`).join('; ');
     case 'invalid_type':
+      // A value of the wrong type for an enum: zod names the options as `'a' | 'b'`.
+      if (/^'.*'$/.test(issue.expected)) return oneOf(at, issue.expected.split(' | ').map((o) => o.slice(1, -1)), raw, issue.path);
       return `${at}: expected ${tomlTypeName(issue.expected)}, got ${typeOfValue(valueAt(raw, issue.path))}`;
-    case 'invalid_value':
-      return `${at}: expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(valueAt(raw, issue.path))}`;
+    case 'invalid_enum_value':
+      return oneOf(at, issue.options, raw, issue.path);
     default:
       return `${at}: ${issue.message}`;
   }
+}
+
+function oneOf(at: string, options: readonly (string | number)[], raw: unknown, path: readonly PropertyKey[]): string {
+  return `${at}: expected one of ${options.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(valueAt(raw, path))}`;
 }
 
 function keyPath(path: readonly PropertyKey[]): string {

@@ -1,8 +1,11 @@
 // berthd's configuration: the shape of berth.toml, its defaults and its checks, in one zod schema.
 // Keys follow containerd's config.toml (and its CRI plugin section) so an operator who knows one
 // knows the other; every table is strict, so a misspelt key is an error instead of a silent default.
+// zod's v3 API (shipped inside zod 4): it loads 10 modules where the v4 API loads 95, which cost
+// berthd ~45 ms and ~9 MiB of resident memory at every start. (Its .default() parses the default
+// through the inner schema, which is what fills nested tables' defaults.)
 import { isAbsolute } from 'node:path';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 
@@ -25,7 +28,7 @@ const runcOptions = z.strictObject({
 
 const runtime = z.strictObject({
   runtime_type: runtimeType.default('io.containerd.runc.v2'),
-  options: runcOptions.prefault({}),
+  options: runcOptions.default({}),
 });
 
 const port = z
@@ -76,9 +79,9 @@ export const berthConfigSchema = z.strictObject({
   state: absolutePath.default('/run/berth'),
   address: absolutePath.default('/run/berth/berth.sock'),
   log_level: z.enum(LOG_LEVELS).default('info'),
-  cri: cri.prefault({}),
-  cni: cni.prefault({}),
-  registry: registry.prefault({}),
+  cri: cri.default({}),
+  cni: cni.default({}),
+  registry: registry.default({}),
 });
 
 export type BerthConfig = z.output<typeof berthConfigSchema>;

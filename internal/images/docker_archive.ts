@@ -2,7 +2,7 @@
 // layer files. We build a Docker schema2 manifest for each, keep the config blob as is and the layers
 // as they were stored (usually uncompressed tars), checking each uncompressed layer against the
 // config's diff_ids since its path does not name its digest.
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { ContentLease, Descriptor, ManagedContentStore } from '../content/types';
 import { sha256Digest } from '../content/digest';
 import { failedPrecondition, invalidArgument } from '../errdefs/errors';

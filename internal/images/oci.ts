@@ -1,6 +1,6 @@
 // OCI / Docker schema2 documents: media types and the shapes we read (checked with zod, since they
 // come from archives and registries we do not control).
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { Descriptor } from '../content/types';
 import { invalidArgument } from '../errdefs/errors';
 

@@ -1,0 +1,84 @@
+// protobufjs roots for berth's .proto files in api/. Parsing the .proto text costs berthd ~60 ms at
+// every start, so `make build` also writes each root as a JSON descriptor beside the compiled module
+// (dist/internal/api/descriptors/<name>.json, by hack/proto_descriptors). A descriptor is used only
+// when it was made from exactly the .proto files on disk (sha256 over their contents); otherwise,
+// and always when running from sources (jest), the files are parsed.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import * as protobuf from 'protobufjs';
+
+interface Descriptor {
+  /** sha256 over the files' names and contents. */
+  source: string;
+  root: protobuf.INamespace;
+}
+
+/** The repo's api/ directory: the first `api/` with the ttRPC proto above this file (dist/ or sources). */
+export function apiDir(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'api', 'ttrpc', 'request.proto'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`berth: cannot find api/ttrpc/request.proto above ${__dirname}`);
+    dir = up;
+  }
+  return join(dir, 'api');
+}
+
+const DESCRIPTOR_DIR = join(__dirname, 'descriptors');
+
+/** Parses `files` (relative to api/) and their imports; google/protobuf/* come from protobufjs. */
+function parseProtos(files: readonly string[]): { root: protobuf.Root; loaded: string[] } {
+  const base = apiDir();
+  const root = new protobuf.Root();
+  const loaded: string[] = [];
+  root.resolvePath = (_origin, target) => {
+    const path = isAbsolute(target) ? target : join(base, target);
+    loaded.push(path);
+    return path;
+  };
+  root.loadSync(files.map((f) => join(base, f)), { keepCase: true });
+  root.resolveAll();
+  return { root, loaded };
+}
+
+function sourceHash(paths: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const path of [...new Set(paths)].sort()) {
+    hash.update(path.slice(apiDir().length)).update('\0');
+    if (existsSync(path)) hash.update(readFileSync(path));
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+function readDescriptor(path: string): (Descriptor & { files: string[] }) | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Descriptor & { files: string[] };
+  } catch {
+    return undefined; // none written (running from sources) or unreadable: parse instead
+  }
+}
+
+/** The root named `name` for `files`: from its up-to-date JSON descriptor, else parsed. */
+export function loadProtoRoot(name: string, files: readonly string[], dir = DESCRIPTOR_DIR): protobuf.Root {
+  const descriptor = readDescriptor(join(dir, `${name}.json`));
+  if (descriptor && descriptor.source === sourceHash(descriptor.files.map((f) => join(apiDir(), f)))) {
+    const root = protobuf.Root.fromJSON(descriptor.root);
+    root.resolveAll();
+    return root;
+  }
+  return parseProtos(files).root;
+}
+
+/** Writes the descriptor `loadProtoRoot(name, files)` will use (build time). */
+export function writeProtoDescriptor(name: string, files: readonly string[], outDir = DESCRIPTOR_DIR): string {
+  const { root, loaded } = parseProtos(files);
+  const base = apiDir();
+  const inApi = loaded.filter((p) => p.startsWith(`${base}/`));
+  const descriptor = { files: [...new Set(inApi)].map((p) => p.slice(base.length + 1)).sort(), source: sourceHash(inApi), root: root.toJSON({ keepComments: false }) };
+  mkdirSync(outDir, { recursive: true });
+  const out = join(outDir, `${name}.json`);
+  writeFileSync(out, JSON.stringify(descriptor));
+  return out;
+}
