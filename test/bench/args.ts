@@ -1,7 +1,7 @@
 // Command-line flags of `make bench` (node dist/test/bench/main.js [flags]).
 import { parseArgs } from 'node:util';
 
-export const SCENARIO_NAMES = ['memory', 'floor', 'lifecycle', 'concurrency', 'stats', 'import', 'pull', 'restart'] as const;
+export const SCENARIO_NAMES = ['memory', 'floor', 'lifecycle', 'exec', 'concurrency', 'stats', 'import', 'pull', 'restart'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 export interface BenchOptions {
@@ -13,7 +13,7 @@ export interface BenchOptions {
 
 export const USAGE = `usage: node dist/test/bench/main.js [--iterations N] [--rounds N] [--only S,...] [--json-only]
 
-  --iterations N   lifecycle and floor iterations per peer (default 30)
+  --iterations N   lifecycle, exec and floor iterations per peer (default 30)
   --rounds N       rounds of the concurrency, import and pull scenarios, and restarts of each kind (default 3)
   --only S,...     run only these scenarios: ${SCENARIO_NAMES.join(', ')}
   --json-only      print the JSON report instead of the table

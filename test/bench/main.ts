@@ -16,6 +16,7 @@ import { NetnsLedger } from './netns';
 import { importBaseImages, startPeers } from './peers/start';
 import { hasErrors, hostInfo, renderTable, writeReport, type BenchReport, type Row } from './report';
 import { concurrency } from './scenarios/concurrency';
+import { exec } from './scenarios/exec';
 import { floor } from './scenarios/floor';
 import { imageImport } from './scenarios/image_import';
 import { imagePull } from './scenarios/image_pull';
@@ -31,13 +32,14 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   memory,
   floor,
   lifecycle,
+  exec,
   concurrency,
   stats,
   import: imageImport,
   pull: imagePull,
   restart,
 };
-const NEEDS_PODS: readonly ScenarioName[] = ['memory', 'lifecycle', 'concurrency', 'stats', 'restart'];
+const NEEDS_PODS: readonly ScenarioName[] = ['memory', 'lifecycle', 'exec', 'concurrency', 'stats', 'restart'];
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 

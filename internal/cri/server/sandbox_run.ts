@@ -156,7 +156,10 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
           rootfs,
           stdio: { stdin: '', stdout: '', stderr: '', terminal: false },
           runtime,
-          createAfter: networkReady,
+          beforeCreate: async () => {
+            await networkReady;
+            crashPoint('sandbox_run:before_task_create');
+          },
         });
         cleanup.push('delete pause task', async () => {
           await created.kill(9, true).catch(() => undefined);

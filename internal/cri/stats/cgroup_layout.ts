@@ -7,7 +7,14 @@ import { readFileSync } from 'node:fs';
 export const CGROUP_ROOT = '/sys/fs/cgroup';
 
 export type CgroupLayout =
-  | { version: 1; /** controller name -> mountpoint */ controllers: ReadonlyMap<string, string> }
+  | {
+      version: 1;
+      /** controller name -> mountpoint */
+      controllers: ReadonlyMap<string, string>;
+      /** Every hierarchy runc also makes the container's cgroup in: the controllers', named ones
+       * (name=systemd) and a hybrid host's cgroup2 at /sys/fs/cgroup/unified. */
+      hierarchies: readonly string[];
+    }
   | { version: 2; root: string };
 
 /** Super options of a v1 cgroup mount that are not controller names (name=..., release_agent=... have '='). */
@@ -21,6 +28,7 @@ function unescapeMountPath(path: string): string {
 /** Parses mountinfo text into a layout; exported for tests of other hosts' shapes. */
 export function parseCgroupLayout(mountinfo: string): CgroupLayout {
   const controllers = new Map<string, string>();
+  const hierarchies = new Set<string>();
   let v2Root: string | undefined;
   for (const line of mountinfo.split('\n')) {
     if (line === '') continue;
@@ -31,6 +39,7 @@ export function parseCgroupLayout(mountinfo: string): CgroupLayout {
     const mountpoint = unescapeMountPath(before[4] ?? '');
     const fstype = after[0];
     if (fstype === 'cgroup2' && mountpoint === CGROUP_ROOT) v2Root = mountpoint;
+    if ((fstype === 'cgroup' || fstype === 'cgroup2') && mountpoint.startsWith(`${CGROUP_ROOT}/`)) hierarchies.add(mountpoint);
     if (fstype !== 'cgroup') continue;
     for (const opt of (after[2] ?? '').split(',')) {
       if (NOT_CONTROLLERS.has(opt) || opt.includes('=')) continue;
@@ -39,7 +48,7 @@ export function parseCgroupLayout(mountinfo: string): CgroupLayout {
     }
   }
   if (v2Root !== undefined) return { version: 2, root: v2Root };
-  return { version: 1, controllers };
+  return { version: 1, controllers, hierarchies: [...hierarchies] };
 }
 
 let hostLayout: CgroupLayout | undefined;

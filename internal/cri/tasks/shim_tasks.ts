@@ -5,10 +5,12 @@ import type { Options } from '../../api/gen/containerd/runc/v1/Options';
 import { deadlineExceeded, failedPrecondition, isNotFound, messageOf } from '../../errdefs/errors';
 import type { Logger } from '../../log/logger';
 import type { Mount } from '../../mount/types';
+import type { Spec } from '../../oci/spec';
 import type { ExecProcess as ShimExec, ExitStatus, Task } from '../../runtime/v2/task';
 import type { RuntimeV2 } from '../../runtime/v2/runtime';
 import { Bundle } from '../../runtime/v2/bundle';
 import { CRI_NAMESPACE, type ResolvedRuntime } from '../runtime_handler';
+import { DEFAULT_RUNC_ROOT, removeUnfinishedCreate } from './unfinished_create';
 import type { CriTask, ExecProcess, NewTask, TaskExit, TaskService } from './types';
 
 const SIGKILL = 9;
@@ -137,7 +139,7 @@ export class ShimTaskService implements TaskService {
       stdio: t.stdio,
       runtimeName: t.runtime.config.runtime_type,
       runcOptions: runcOptions(t.runtime),
-      createAfter: t.createAfter,
+      beforeCreate: t.beforeCreate,
     });
     return this.track(task);
   }
@@ -161,9 +163,27 @@ export class ShimTaskService implements TaskService {
   async cleanupDead(id: string, runtime: ResolvedRuntime): Promise<void> {
     const task = await this.reconnect(id, id, runtime);
     if (!task) return;
+    const spec = this.storedSpec(id);
     await task.kill(SIGKILL, true).catch(() => undefined);
     await task.exited.catch(() => undefined);
     await task.delete();
+    const removed = removeUnfinishedCreate({
+      id,
+      namespace: CRI_NAMESPACE,
+      runcRoot: runtime.config.options.Root ?? DEFAULT_RUNC_ROOT,
+      cgroupsPath: spec?.linux?.cgroupsPath ?? '',
+      systemdCgroup: runtime.config.options.SystemdCgroup ?? false,
+    });
+    if (removed.length > 0) this.log.warn('removed what an interrupted runc create left', { taskId: id, removed });
+  }
+
+  /** The spec in a task's bundle (read before delete removes it); undefined when unreadable. */
+  private storedSpec(id: string): Spec | undefined {
+    try {
+      return this.runtime.get(CRI_NAMESPACE, id)?.bundle.readSpec() as Spec | undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   close(): Promise<void> {

@@ -18,8 +18,8 @@ export interface NewTask {
   rootfs: Mount[];
   stdio: StdioPaths;
   runtime: ResolvedRuntime;
-  /** Create (runc create) waits for this; the shim starts meanwhile. A rejection fails the create. */
-  createAfter?: Promise<unknown>;
+  /** Awaited once the shim runs, before Create (runc create); a throw fails the create. */
+  beforeCreate?: () => Promise<void>;
 }
 
 export interface ExecProcess {

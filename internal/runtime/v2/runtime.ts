@@ -49,8 +49,8 @@ export interface CreateTaskOptions {
   runtimeName?: string;
   /** containerd.runc.v1.Options: binary_name, root, systemd_cgroup, ... */
   runcOptions?: Options;
-  /** The shim's Create waits for this (e.g. the pod network); a rejection undoes the shim start. */
-  createAfter?: Promise<unknown>;
+  /** Awaited once the shim runs, before its Create (e.g. for the pod network); a throw undoes the shim start. */
+  beforeCreate?: () => Promise<void>;
 }
 
 export interface LoadTaskOptions {
@@ -120,7 +120,7 @@ export class RuntimeV2 implements TaskHost {
       undo.push(() => shimLog.close());
       const conn = await this.shims.start(bundle, binary, options, shimGroupOf(opts.spec));
       undo.push(() => this.abandon(conn, bundle, binary));
-      await opts.createAfter;
+      await opts.beforeCreate?.();
       const stdio = opts.stdio ?? {};
       const created = await conn.tasks.create({
         id: opts.id,

@@ -10,6 +10,7 @@ import { callError } from '../../harness/cri_client';
 import { createBerthEnv, deadline, SLEEPER, TICKER, type BerthEnv } from './berth_env';
 import { dbRows, leaks, mountsUnder, shimsOf } from './host_state';
 import { leafCgroups } from './host_state';
+import { plantInterruptedCreate } from './interrupted_create';
 
 jest.setTimeout(300_000);
 
@@ -39,13 +40,14 @@ describe('restart recovery at each crash point', () => {
    * berthd again without the variable (recovery runs) and checks the survivor is still running
    * with its log flowing.
    */
-  async function crashAt(point: string, setup: () => Promise<void>, drive: () => Promise<unknown>): Promise<void> {
+  async function crashAt(point: string, setup: () => Promise<void>, drive: () => Promise<unknown>, whileDown?: () => void): Promise<void> {
     await env.stop();
     await env.start(point);
     await setup();
     const err = await callError(drive());
     expect(err.code).toBe(GrpcStatus.UNAVAILABLE); // the daemon died under the call
     await env.crashed(point);
+    whileDown?.();
     await env.start();
     covered.push(point);
 
@@ -93,6 +95,26 @@ describe('restart recovery at each crash point', () => {
       });
     },
   );
+
+  it('RunPodSandbox killed while runc create ran: recovery removes the cgroups and runc state it left', async () => {
+    const config = env.podConfig('runp-half-created');
+    let planted: string[] = [];
+    // The shim's ttRPC server cancels a Create whose client died, which kills runc create before it
+    // wrote state.json: the shim never knew the container and runc delete finds nothing. berthd is
+    // killed here with the shim up and Create not sent; what the killed runc left is put in place.
+    await crashAt(
+      'sandbox_run:before_task_create',
+      async () => undefined,
+      () => env.client.runtime.RunPodSandbox({ config }, deadline()),
+      () => (planted = plantInterruptedCreate(env.daemon.state, [survivor.podId, survivor.id])),
+    );
+    expect(planted.length).toBeGreaterThan(1);
+    console.log("PLANTED", planted, planted.filter((p) => existsSync(p)));
+    expect(planted.filter((p) => existsSync(p))).toEqual([]);
+    expect((await env.client.runtime.ListPodSandbox({})).items.map((p) => p.metadata?.name)).toEqual(['survivor']);
+    expect(leaks(env.host())).toEqual([]);
+    expect(shimsOf(env.daemon.socket).map((s) => s.id)).toEqual([survivor.podId]);
+  });
 
   describe.each(['after_snapshot', 'before_persist'])('CreateContainer killed at container_create:%s', (where) => {
     it('leaves no container, snapshot or dir; a retry with the same name starts', async () => {
@@ -218,7 +240,7 @@ describe('restart recovery at each crash point', () => {
   });
 
   it('stops and removes the survivor and leaves the host clean', async () => {
-    expect(covered.length).toBe(12);
+    expect(covered.length).toBe(13);
     await env.client.runtime.StopContainer({ container_id: survivor.id, timeout: '5' });
     expect(await env.status(survivor.id)).toMatchObject({ state: 'CONTAINER_EXITED' });
     await env.client.runtime.RemoveContainer({ container_id: survivor.id });
