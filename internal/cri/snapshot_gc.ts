@@ -1,7 +1,9 @@
 // Garbage collection of image snapshots: when an image goes, the committed snapshots of its layer
 // chain go too, unless another image shares them or a container snapshot sits on top of them.
-// Unpacks hold the gate shared from the moment they start committing chain snapshots until their
-// image is recorded, so the GC (exclusive) never takes a chain whose image is about to exist.
+// A pull or import marks the chains it is about to reuse or commit as protected (taking the gate
+// shared only for that moment) until its image is recorded, so the GC (exclusive) never takes a
+// chain whose image is about to exist, and never waits for a download to finish. CreateContainer
+// holds the gate shared between resolving an image and preparing on its chain.
 import type { ContentStore } from '../content/types';
 import { isFailedPrecondition, isNotFound, messageOf } from '../errdefs/errors';
 import type { UnpackFn } from '../images/import';
@@ -59,12 +61,39 @@ export class SharedExclusiveLock {
   }
 }
 
-const gates = new WeakMap<Snapshotter, SharedExclusiveLock>();
+/** The GC lock plus the chains unpacks in flight have protected (with a count per chain). */
+export class SnapshotGcGate extends SharedExclusiveLock {
+  private readonly building = new Map<string, number>();
 
-/** The gate between unpacks and snapshot GC on one snapshotter. */
-export function snapshotGcGate(sn: Snapshotter): SharedExclusiveLock {
+  /** Protects `chains` from GC until the returned release; waits only for a GC in progress. */
+  async protect(chains: readonly string[]): Promise<() => void> {
+    const release = await this.acquireShared();
+    for (const chain of chains) this.building.set(chain, (this.building.get(chain) ?? 0) + 1);
+    release();
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      for (const chain of chains) {
+        const left = (this.building.get(chain) ?? 1) - 1;
+        if (left > 0) this.building.set(chain, left);
+        else this.building.delete(chain);
+      }
+    };
+  }
+
+  /** Chains some unpack protected (read by the GC while it holds the gate exclusive). */
+  protectedChains(): Iterable<string> {
+    return this.building.keys();
+  }
+}
+
+const gates = new WeakMap<Snapshotter, SnapshotGcGate>();
+
+/** The gate between unpacks, container snapshot prepares and snapshot GC on one snapshotter. */
+export function snapshotGcGate(sn: Snapshotter): SnapshotGcGate {
   let gate = gates.get(sn);
-  if (!gate) gates.set(sn, (gate = new SharedExclusiveLock()));
+  if (!gate) gates.set(sn, (gate = new SnapshotGcGate()));
   return gate;
 }
 
@@ -94,10 +123,12 @@ export async function collectImageSnapshots(
   images: ImageService,
   logger: Logger = silentLogger,
 ): Promise<string[]> {
-  const release = await snapshotGcGate(sn).acquireExclusive();
+  const gate = snapshotGcGate(sn);
+  const release = await gate.acquireExclusive();
   try {
     const keep = await chainsInUse(images, logger);
     if (keep === undefined) return [];
+    for (const chain of gate.protectedChains()) keep.add(chain);
     const parentOf = new Map<string, string | undefined>();
     const children = new Map<string, number>();
     await sn.walk((info) => {
@@ -130,24 +161,30 @@ export async function collectImageSnapshots(
 }
 
 /**
- * An unpack callback for a pull or an import that takes the GC gate (shared) before its first
- * unpack and keeps it until `release()`, which the caller runs once the image is recorded (or the
- * operation failed).
+ * An unpack callback for a pull or an import that protects each image's chains from GC before
+ * unpacking it and keeps them protected until `release()`, which the caller runs once the image is
+ * recorded (or the operation failed). The download itself holds nothing a GC would wait for.
  */
 export function gatedUnpack(
   sn: Snapshotter,
   content: ContentStore,
   logger?: Logger,
 ): { unpack: UnpackFn; release: () => void } {
-  let held: Promise<() => void> | undefined;
+  const releases: Array<() => void> = [];
+  let released = false;
   return {
     unpack: async (image) => {
-      held ??= snapshotGcGate(sn).acquireShared();
-      await held;
-      await unpackImage(sn, content, image, logger);
+      const unprotect = await snapshotGcGate(sn).protect(chainIDs(image.config.diffIds));
+      releases.push(unprotect);
+      try {
+        await unpackImage(sn, content, image, logger);
+      } finally {
+        if (released) unprotect(); // the operation ended meanwhile: nothing will record this image
+      }
     },
     release: () => {
-      void held?.then((release) => release());
+      released = true;
+      for (const unprotect of releases.splice(0)) unprotect();
     },
   };
 }

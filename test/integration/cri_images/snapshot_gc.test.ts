@@ -76,15 +76,33 @@ describe('image snapshot GC', () => {
     expect(await committed()).toEqual([...chain].sort());
   });
 
-  it('waits for an unpack in progress to record its image before collecting', async () => {
+  it('waits for a container snapshot prepare in progress (gate held shared) before collecting', async () => {
     const gate = snapshotGcGate(sn);
-    const releaseUnpack = await gate.acquireShared(); // an import between unpack and record
+    const releasePrepare = await gate.acquireShared(); // CreateContainer between resolve and prepare
     const order: string[] = [];
     const gc = collectImageSnapshots(sn, images).then(() => order.push('gc'));
     await new Promise((resolve) => setImmediate(resolve));
-    order.push('recorded');
-    releaseUnpack();
+    order.push('prepared');
+    releasePrepare();
     await gc;
-    expect(order).toEqual(['recorded', 'gc']);
+    expect(order).toEqual(['prepared', 'gc']);
+  });
+
+  it('keeps the chains an unpack in flight protected, without waiting for it to end', async () => {
+    const chain = await importBusybox();
+    // A pull of the same image is downloading: its chains are protected until it records the image.
+    const unprotect = await snapshotGcGate(sn).protect(chain);
+    await images.remove(BUSYBOX_IMAGE);
+    expect(await collectImageSnapshots(sn, images)).toEqual([]); // returns while the pull runs
+    expect(await committed()).toEqual([...chain].sort());
+    unprotect();
+    expect((await collectImageSnapshots(sn, images)).sort()).toEqual([...chain].sort());
+    expect(await committed()).toEqual([]);
+  });
+
+  it('releases what an unpack protected once the import is over', async () => {
+    const chain = await importBusybox(); // gatedUnpack protected, then released
+    await images.remove(BUSYBOX_IMAGE);
+    expect((await collectImageSnapshots(sn, images)).sort()).toEqual([...chain].sort());
   });
 });
