@@ -1,6 +1,6 @@
 // protobufjs roots for berth's .proto files in api/. Parsing the .proto text costs berthd ~60 ms at
 // every start, so `make build` also writes each root as a JSON descriptor beside the compiled module
-// (dist/internal/api/descriptors/<name>.json, by hack/proto_descriptors). A descriptor is used only
+// (dist/internal/api/descriptors/<name>.json, by hack/proto/descriptors.ts). A descriptor is used only
 // when it was made from exactly the .proto files on disk (sha256 over their contents); otherwise,
 // and always when running from sources (jest), the files are parsed.
 import { createHash } from 'node:crypto';
@@ -9,7 +9,9 @@ import { dirname, isAbsolute, join } from 'node:path';
 import * as protobuf from 'protobufjs';
 
 interface Descriptor {
-  /** sha256 over the files' names and contents. */
+  /** The .proto files it was made from, relative to api/. */
+  files: string[];
+  /** sha256 over those files' names and contents. */
   source: string;
   root: protobuf.INamespace;
 }
@@ -52,9 +54,9 @@ function sourceHash(paths: readonly string[]): string {
   return hash.digest('hex');
 }
 
-function readDescriptor(path: string): (Descriptor & { files: string[] }) | undefined {
+function readDescriptor(path: string): Descriptor | undefined {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Descriptor & { files: string[] };
+    return JSON.parse(readFileSync(path, 'utf8')) as Descriptor;
   } catch {
     return undefined; // none written (running from sources) or unreadable: parse instead
   }
@@ -63,7 +65,11 @@ function readDescriptor(path: string): (Descriptor & { files: string[] }) | unde
 /** The root named `name` for `files`: from its up-to-date JSON descriptor, else parsed. */
 export function loadProtoRoot(name: string, files: readonly string[], dir = DESCRIPTOR_DIR): protobuf.Root {
   const descriptor = readDescriptor(join(dir, `${name}.json`));
-  if (descriptor && descriptor.source === sourceHash(descriptor.files.map((f) => join(apiDir(), f)))) {
+  const current =
+    descriptor !== undefined &&
+    files.every((f) => descriptor.files.includes(f)) &&
+    descriptor.source === sourceHash(descriptor.files.map((f) => join(apiDir(), f)));
+  if (current) {
     const root = protobuf.Root.fromJSON(descriptor.root);
     root.resolveAll();
     return root;
@@ -76,7 +82,7 @@ export function writeProtoDescriptor(name: string, files: readonly string[], out
   const { root, loaded } = parseProtos(files);
   const base = apiDir();
   const inApi = loaded.filter((p) => p.startsWith(`${base}/`));
-  const descriptor = { files: [...new Set(inApi)].map((p) => p.slice(base.length + 1)).sort(), source: sourceHash(inApi), root: root.toJSON({ keepComments: false }) };
+  const descriptor: Descriptor = { files: [...new Set(inApi)].map((p) => p.slice(base.length + 1)).sort(), source: sourceHash(inApi), root: root.toJSON({ keepComments: false }) };
   mkdirSync(outDir, { recursive: true });
   const out = join(outDir, `${name}.json`);
   writeFileSync(out, JSON.stringify(descriptor));
