@@ -8,4 +8,7 @@ module.exports = {
   // Integration suites mount, create netns and start shims: each owns its temp root, but they share
   // the host's CPU; two workers on a 2-core machine.
   maxWorkers: 2,
+  // Removes the empty /k8s.io cgroup parents this run created (test/harness/global_cgroups.ts).
+  globalSetup: '<rootDir>/test/harness/global_setup.ts',
+  globalTeardown: '<rootDir>/test/harness/global_teardown.ts',
 };

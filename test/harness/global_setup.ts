@@ -1,0 +1,5 @@
+import { recordExisting } from './global_cgroups';
+
+export default function globalSetup(): void {
+  recordExisting();
+}

@@ -1,0 +1,5 @@
+import { removeCreated } from './global_cgroups';
+
+export default function globalTeardown(): void {
+  removeCreated();
+}
