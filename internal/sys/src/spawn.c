@@ -179,13 +179,23 @@ static void run_child(run_job *job) {
     if (ierr >= 0 && fds[ierr].revents != 0 && buf_read(&job->errout, errfd) <= 0) close_fd(&errfd);
     if (ipid >= 0 && fds[ipid].revents != 0) exited = 1;
   }
-  /* The child is not reaped yet, so this signal cannot reach a recycled PID. */
-  if (job->timed_out && !exited) kill(pid, SIGKILL);
   close_fd(&in);
   close_fd(&out);
   close_fd(&errfd);
+  /* Without a pidfd (kernels before 5.3) the loop above ended at EOF: poll for the exit so the
+   * deadline still holds for a child that closed its output but runs on. */
+  while (pidfd < 0 && !exited && !job->timed_out) {
+    pid_t r = waitpid(pid, &job->status, WNOHANG);
+    if (r == pid) goto reaped;
+    if (r < 0 && errno != EINTR) break;
+    if (now_ms() >= deadline) job->timed_out = 1;
+    else usleep(5000);
+  }
+  /* The child is not reaped yet, so this signal cannot reach a recycled PID. */
+  if (job->timed_out && !exited) kill(pid, SIGKILL);
   while (waitpid(pid, &job->status, 0) < 0 && errno == EINTR) {
   }
+reaped:
   if (pidfd >= 0) close(pidfd);
 }
 
