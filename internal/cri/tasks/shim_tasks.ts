@@ -87,7 +87,9 @@ class ShimTask implements CriTask {
       throw deadlineExceeded(`timeout ${opts.timeoutMs}ms exceeded running ${JSON.stringify(proc.process.args ?? [])} in ${this.id}`);
     } finally {
       this.execs.delete(proc.execId);
-      await shimExec.delete().catch((err: unknown) => this.log.debug('exec delete', { execId: proc.execId, error: messageOf(err) }));
+      // The process has exited (or was killed and waited for): removing it from the shim is
+      // bookkeeping the caller need not wait for; it takes 1-4 ms off every exec probe.
+      void shimExec.delete().catch((err: unknown) => this.log.debug('exec delete', { execId: proc.execId, error: messageOf(err) }));
     }
   }
 
