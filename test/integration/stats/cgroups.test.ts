@@ -78,8 +78,15 @@ describe('cgroup readers (real cgroups)', () => {
       snapshotMountpoint: '/x',
       logger: silentLogger,
     });
+    // The child's own getrusage() and the cgroup's counter account differently (ticks vs ns): wait
+    // until the cgroup itself shows 300 ms, then the collector must report at least that.
+    let seen = sample(path)!.cpuUsageNs!;
+    while (seen < 300_000_000n) {
+      await new Promise((r) => setTimeout(r, 20));
+      seen = sample(path)!.cpuUsageNs!;
+    }
     const first = await collector.container({ id: 'c1', cgroupPath: path, snapshotKey: 'c1' });
-    expect(BigInt(String(first.cpu!.usage_core_nano_seconds!.value))).toBeGreaterThanOrEqual(300_000_000n);
+    expect(BigInt(String(first.cpu!.usage_core_nano_seconds!.value))).toBeGreaterThanOrEqual(seen);
     expect(first.cpu!.usage_nano_cores!.value).toBe('0'); // nothing to compare with yet
     // Sample again once the child has burnt more CPU (it never stops).
     const before = sample(path)!.cpuUsageNs!;
@@ -135,8 +142,15 @@ describe('cgroup v2 reader (real unified hierarchy)', () => {
     const leaf = cg.create('burn');
     await cg.run(leaf, cpuBurner(200), 'ready');
     await cg.sleep(top);
+    // Wait for the cgroup's own counter (the child's getrusage() may run ahead of it).
+    const leafCpu = () => cgroupV2Reader(mount!)(leaf, nowNs())!.cpuUsageNs!;
+    let seen = leafCpu();
+    while (seen < 200_000_000n) {
+      await new Promise((r) => setTimeout(r, 20));
+      seen = leafCpu();
+    }
     const s = cgroupV2Reader(mount!)(top, nowNs())!;
-    expect(s.cpuUsageNs).toBeGreaterThanOrEqual(200_000_000n); // the child cgroup's time counts
+    expect(s.cpuUsageNs).toBeGreaterThanOrEqual(seen); // the child cgroup's time counts
     expect(s.processCount).toBe(2);
     const hasMemory = readFileSync(join(mount!, 'cgroup.controllers'), 'utf8').includes('memory');
     if (!hasMemory) expect(s.memory).toBeUndefined();
