@@ -126,9 +126,12 @@ export async function collectImageSnapshots(
   const gate = snapshotGcGate(sn);
   const release = await gate.acquireExclusive();
   try {
+    // Copied before the image list is read: an unpack that records its image and unprotects its
+    // chains while chainsInUse awaits is then covered by the copy, whatever the list saw.
+    const protectedNow = [...gate.protectedChains()];
     const keep = await chainsInUse(images, logger);
     if (keep === undefined) return [];
-    for (const chain of gate.protectedChains()) keep.add(chain);
+    for (const chain of protectedNow) keep.add(chain);
     const parentOf = new Map<string, string | undefined>();
     const children = new Map<string, number>();
     await sn.walk((info) => {

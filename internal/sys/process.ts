@@ -12,6 +12,7 @@ interface RawResult {
   code: number | null;
   signal: number | null;
   timedOut: boolean;
+  truncated: boolean;
   stdout: Buffer;
   stderr: Buffer;
 }
@@ -33,6 +34,8 @@ export interface ProcessResult {
   code: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
+  /** stdout or stderr went past 16 MiB; the rest was read and dropped. */
+  truncated: boolean;
   stdout: Buffer;
   stderr: Buffer;
 }
@@ -66,6 +69,7 @@ export async function runProcess(opts: RunProcessOptions): Promise<ProcessResult
     code: raw.code,
     signal: raw.signal === null ? null : (signalNames.get(raw.signal) ?? null),
     timedOut: raw.timedOut,
+    truncated: raw.truncated,
     stdout: raw.stdout,
     stderr: raw.stderr,
   };

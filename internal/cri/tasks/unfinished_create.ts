@@ -29,9 +29,32 @@ function cgroupDirs(cgroupsPath: string, systemd: boolean): string[] {
   return layout.hierarchies.map((mountpoint) => join(mountpoint, relative));
 }
 
-/** Removes what an interrupted runc create left; returns what it removed (for the log). */
+/**
+ * Removes what an interrupted runc create left; returns what it removed (for the log). The cgroups
+ * go first: the state dir goes only when none of them is left, since a runc (or runc init) still
+ * running would keep its cgroup busy and still need its state dir.
+ */
 export function removeUnfinishedCreate(c: UnfinishedCreate): string[] {
   const removed: string[] = [];
+  let cgroupsGone = true;
+  if (c.cgroupsPath !== '') {
+    let dirs: string[] = [];
+    try {
+      dirs = cgroupDirs(c.cgroupsPath, c.systemdCgroup);
+    } catch {
+      // a cgroupsPath runc could not have used either
+    }
+    for (const dir of dirs) {
+      if (!existsSync(dir)) continue;
+      try {
+        rmdirSync(dir); // fails (EBUSY) while a process is in it: then it is not ours to remove
+        removed.push(dir);
+      } catch {
+        cgroupsGone = existsSync(dir) ? false : cgroupsGone;
+      }
+    }
+  }
+  if (!cgroupsGone) return removed;
   const stateDir = join(c.runcRoot, c.namespace, c.id);
   try {
     const entries = readdirSync(stateDir);
@@ -41,22 +64,6 @@ export function removeUnfinishedCreate(c: UnfinishedCreate): string[] {
     }
   } catch {
     // no state dir: runc delete removed it, or create never got that far
-  }
-  if (c.cgroupsPath === '') return removed;
-  let dirs: string[];
-  try {
-    dirs = cgroupDirs(c.cgroupsPath, c.systemdCgroup);
-  } catch {
-    return removed; // a cgroupsPath runc could not have used either
-  }
-  for (const dir of dirs) {
-    if (!existsSync(dir)) continue;
-    try {
-      rmdirSync(dir); // fails (EBUSY) while a process is in it: then it is not ours to remove
-      removed.push(dir);
-    } catch {
-      // busy or already gone
-    }
   }
   return removed;
 }

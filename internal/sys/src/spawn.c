@@ -26,9 +26,14 @@
 #include <unistd.h>
 #include "addon.h"
 
+/* Each of stdout and stderr keeps at most this much; the rest is read and dropped, so a child
+ * that floods its output cannot exhaust berthd's memory. */
+#define MAX_OUTPUT (16u << 20)
+
 typedef struct {
   uint8_t *data;
   size_t len, cap;
+  int truncated;
 } byte_buf;
 
 typedef struct {
@@ -69,8 +74,16 @@ static void job_free(run_job *job) {
 }
 
 static int buf_read(byte_buf *b, int fd) {
+  if (b->len >= MAX_OUTPUT) {
+    uint8_t scratch[16384];
+    ssize_t n = read(fd, scratch, sizeof scratch);
+    if (n < 0) return errno == EINTR || errno == EAGAIN ? 1 : -errno;
+    if (n > 0) b->truncated = 1;
+    return n == 0 ? 0 : 1;
+  }
   if (b->cap - b->len < 16384) {
     size_t cap = b->cap == 0 ? 65536 : b->cap * 2;
+    if (cap > MAX_OUTPUT) cap = MAX_OUTPUT;
     uint8_t *data = realloc(b->data, cap);
     if (data == NULL) return -ENOMEM;
     b->data = data;
@@ -167,7 +180,12 @@ static void run_child(run_job *job) {
       break;
     }
     int rc = poll(fds, (nfds_t)n, (int)left);
-    if (rc < 0 && errno != EINTR) break;
+    if (rc < 0 && errno != EINTR) {
+      /* Cannot watch the child any more: end it rather than wait for it without a deadline. */
+      job->err = errno;
+      job->call = "poll";
+      break;
+    }
     if (rc <= 0) continue;
     if (iin >= 0 && fds[iin].revents != 0) {
       ssize_t w = write(in, job->input + written, job->input_len - written);
@@ -184,7 +202,7 @@ static void run_child(run_job *job) {
   close_fd(&errfd);
   /* Without a pidfd (kernels before 5.3) the loop above ended at EOF: poll for the exit so the
    * deadline still holds for a child that closed its output but runs on. */
-  while (pidfd < 0 && !exited && !job->timed_out) {
+  while (pidfd < 0 && !exited && !job->timed_out && job->err == 0) {
     pid_t r = waitpid(pid, &job->status, WNOHANG);
     if (r == pid) goto reaped;
     if (r < 0 && errno != EINTR) break;
@@ -192,8 +210,16 @@ static void run_child(run_job *job) {
     else usleep(5000);
   }
   /* The child is not reaped yet, so this signal cannot reach a recycled PID. */
-  if (job->timed_out && !exited) kill(pid, SIGKILL);
-  while (waitpid(pid, &job->status, 0) < 0 && errno == EINTR) {
+  if ((job->timed_out || job->err != 0) && !exited) kill(pid, SIGKILL);
+  for (;;) {
+    if (waitpid(pid, &job->status, 0) == pid) break;
+    if (errno == EINTR) continue;
+    /* Someone else reaped it: its status is unknown, which must not read as success. */
+    if (job->err == 0) {
+      job->err = errno;
+      job->call = "waitpid";
+    }
+    break;
   }
 reaped:
   if (pidfd >= 0) close(pidfd);
@@ -204,7 +230,8 @@ static void *run_thread(void *arg) {
   run_child(job);
   /* settle() frees the job, possibly before the call below returns: keep the tsfn apart. */
   napi_threadsafe_function tsfn = job->tsfn;
-  napi_call_threadsafe_function(tsfn, job, napi_tsfn_blocking);
+  /* Fails only while the environment is being torn down: then settle() never runs for this job. */
+  if (napi_call_threadsafe_function(tsfn, job, napi_tsfn_blocking) != napi_ok) job_free(job);
   napi_release_threadsafe_function(tsfn, napi_tsfn_release);
   return NULL;
 }
@@ -221,7 +248,10 @@ static void settle(napi_env env, napi_value js_cb, void *context, void *data) {
   (void)js_cb;
   (void)context;
   run_job *job = data;
-  if (env == NULL) return; /* environment torn down */
+  if (env == NULL) { /* environment torn down: nobody to settle */
+    job_free(job);
+    return;
+  }
   if (job->err != 0) {
     napi_value error = NULL, exc;
     berth_throw_errno(env, job->err, job->call, job->file);
@@ -239,6 +269,8 @@ static void settle(napi_env env, napi_value js_cb, void *context, void *data) {
     napi_set_named_property(env, result, "signal", v);
     napi_get_boolean(env, job->timed_out != 0, &v);
     napi_set_named_property(env, result, "timedOut", v);
+    napi_get_boolean(env, job->out.truncated || job->errout.truncated, &v);
+    napi_set_named_property(env, result, "truncated", v);
     napi_set_named_property(env, result, "stdout", make_buffer(env, &job->out));
     napi_set_named_property(env, result, "stderr", make_buffer(env, &job->errout));
     napi_resolve_deferred(env, job->deferred, result);

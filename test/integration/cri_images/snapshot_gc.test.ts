@@ -105,4 +105,33 @@ describe('image snapshot GC', () => {
     await images.remove(BUSYBOX_IMAGE);
     expect((await collectImageSnapshots(sn, images)).sort()).toEqual([...chain].sort());
   });
+
+  it('keeps the chains of an image recorded and unprotected while the GC is reading the image list', async () => {
+    const chain = await importBusybox();
+    const pause = gatedUnpack(sn, content);
+    try {
+      await images.import(paths.pauseOci, { unpack: pause.unpack }); // an image for the GC to resolve
+    } finally {
+      pause.release();
+    }
+    // A pull of busybox is in flight: its record is not there yet and its chains are protected.
+    const record = images.store.list().find((r) => r.name === BUSYBOX_IMAGE)!;
+    const unprotect = await snapshotGcGate(sn).protect(chain);
+    await images.remove(BUSYBOX_IMAGE);
+    // While the GC resolves the images it listed, the pull records busybox and unprotects.
+    const resolve = images.resolve.bind(images);
+    let hooked = false;
+    images.resolve = async (ref: string) => {
+      if (!hooked) {
+        hooked = true;
+        images.store.put({ name: record.name, target: record.target, configDigest: record.configDigest, labels: record.labels });
+        unprotect();
+      }
+      return resolve(ref);
+    };
+    await collectImageSnapshots(sn, images);
+    expect(hooked).toBe(true);
+    for (const c of chain) expect(await committed()).toContain(c);
+  });
 });
+

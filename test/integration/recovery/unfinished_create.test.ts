@@ -44,8 +44,8 @@ describe('removeUnfinishedCreate', () => {
     expect([...cgroups, state].filter((p) => existsSync(p))).toEqual([]);
   });
 
-  it('keeps a cgroup that holds a process and a state dir with state.json', async () => {
-    const { cgroups, state } = leftovers('b', true);
+  it('keeps a cgroup that holds a process, and then the state dir a running runc may still need', async () => {
+    const { cgroups, state } = leftovers('b', false);
     const busy = layout.version === 2 ? cgroups[0]! : cgroups.find((c) => c.startsWith(layout.controllers.get('pids') ?? '\0'))!;
     const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
     try {
@@ -54,11 +54,18 @@ describe('removeUnfinishedCreate', () => {
       expect(removed).not.toContain(busy);
       expect(removed).not.toContain(state);
       expect(existsSync(busy)).toBe(true);
-      expect(existsSync(join(state, 'state.json'))).toBe(true);
+      expect(existsSync(join(state, 'exec.fifo'))).toBe(true);
     } finally {
       const exited = new Promise((resolve) => sleeper.once('exit', resolve));
       sleeper.kill('SIGKILL'); // only the process this test started
       await exited;
     }
+  });
+
+  it('keeps a state dir runc finished (state.json)', () => {
+    const { cgroups, state } = leftovers('a', true);
+    const removed = removeUnfinishedCreate({ id: 'a', namespace: 'k8s.io', runcRoot, cgroupsPath: `${parent}/a`, systemdCgroup: false });
+    expect(removed.sort()).toEqual([...cgroups].sort());
+    expect(existsSync(join(state, 'state.json'))).toBe(true);
   });
 });

@@ -19,7 +19,7 @@ function sh(script: string, extra: { stdin?: string | Buffer; timeoutMs?: number
 describe('runProcess', () => {
   it('feeds stdin and returns stdout, stderr and the exit status', async () => {
     const r = await sh('read line; echo "got $line"; echo oops >&2; exit 3', { stdin: 'hello\n' });
-    expect(r).toMatchObject({ code: 3, signal: null, timedOut: false });
+    expect(r).toMatchObject({ code: 3, signal: null, timedOut: false, truncated: false });
     expect(r.stdout.toString()).toBe('got hello\n');
     expect(r.stderr.toString()).toBe('oops\n');
   });
@@ -44,6 +44,13 @@ describe('runProcess', () => {
     const r = await runProcess({ file: '/bin/cat', args: [], env: {}, stdin: input, timeoutMs: 10_000 });
     expect(r.code).toBe(0);
     expect(r.stdout.equals(input)).toBe(true);
+  });
+
+  it('keeps at most 16 MiB of a flooding child output and drains the rest', async () => {
+    const r = await sh('head -c 20971520 /dev/zero; echo done >&2');
+    expect(r).toMatchObject({ code: 0, truncated: true });
+    expect(r.stdout.length).toBe(16 << 20);
+    expect(r.stderr.toString()).toBe('done\n');
   });
 
   it('is fine with a child that never reads its stdin', async () => {
