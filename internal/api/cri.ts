@@ -6,8 +6,6 @@
 // proto-loader: it serialises a descriptor for every message type (and brings a second protobufjs),
 // which cost berthd about 20 MiB of resident memory for nothing grpc-js uses.
 import * as grpc from '@grpc/grpc-js';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import * as protobuf from 'protobufjs';
 import type { AdminClient, AdminDefinition } from './gen/berth/admin/v1/Admin';
 import { loadProtoRoot } from './proto_root';
@@ -24,16 +22,7 @@ export const CONVERSION_OPTIONS: protobuf.IConversionOptions = {
   oneofs: true,
 };
 
-/** The repository root: the first directory above this file with a package.json (works from dist/ and from sources). */
-export function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`berth: cannot find package.json above ${__dirname}`);
-    dir = up;
-  }
-  return dir;
-}
+export { repoRoot } from '../repo_root';
 
 /** A service constructor as grpc-js makes it, with its definition at `.service`. */
 type ServiceConstructor<Client, Definition> = (new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => Client) & {

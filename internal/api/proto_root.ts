@@ -5,8 +5,9 @@
 // and always when running from sources (jest), the files are parsed.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import * as protobuf from 'protobufjs';
+import { repoRoot } from '../repo_root';
 
 interface Descriptor {
   /** The .proto files it was made from, relative to api/. */
@@ -16,15 +17,9 @@ interface Descriptor {
   root: protobuf.INamespace;
 }
 
-/** The repo's api/ directory: the first `api/` with the ttRPC proto above this file (dist/ or sources). */
+/** The repo's api/ directory (beside dist/ and internal/). */
 export function apiDir(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'api', 'ttrpc', 'request.proto'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`berth: cannot find api/ttrpc/request.proto above ${__dirname}`);
-    dir = up;
-  }
-  return join(dir, 'api');
+  return join(repoRoot(), 'api');
 }
 
 const DESCRIPTOR_DIR = join(__dirname, 'descriptors');

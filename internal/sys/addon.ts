@@ -1,20 +1,9 @@
 // Loads berth's native addon (build/Release/berth_sys.node, built by node-gyp at `npm ci`).
-// Both dist/internal/sys (compiled) and internal/sys (jest via swc) find it by walking up to the
-// directory that holds binding.gyp.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// Both dist/internal/sys (compiled) and internal/sys (jest via swc) find it under the repo root.
+import { join } from 'node:path';
+import { repoRoot } from '../repo_root';
 
 let cached: unknown;
-
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'binding.gyp'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`berth: cannot find binding.gyp above ${__dirname}`);
-    dir = up;
-  }
-  return dir;
-}
 
 /** The raw addon; each wrapper module (fs.ts, netns.ts) casts it to the calls it owns. */
 export function loadAddon<T>(): T {

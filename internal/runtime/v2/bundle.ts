@@ -97,18 +97,14 @@ export class Bundle {
     writeFileSync(join(this.path, 'address'), address, { mode: 0o600 });
   }
 
-  /** The bundle of another task in the same namespace (its directory beside this one). */
-  sibling(id: string): string {
-    return join(this.path, '..', id);
-  }
-
   /** The shim's ttRPC address the shim wrote at start, if any. */
   readAddress(): string | undefined {
-    try {
-      return readFileSync(join(this.path, 'address'), 'utf8').trim() || undefined;
-    } catch {
-      return undefined;
-    }
+    return addressIn(this.path);
+  }
+
+  /** The shim address of another task in the same namespace (its bundle is beside this one). */
+  siblingAddress(id: string): string | undefined {
+    return addressIn(join(this.path, '..', id));
   }
 
   readSpec(): Record<string, unknown> {
@@ -129,5 +125,13 @@ export class Bundle {
       if (code !== 'ENOENT') throw failedPrecondition(`remove bundle ${this.path}: rootfs: ${messageOf(err)}`, err);
     }
     rmSync(this.path, { recursive: true, force: true });
+  }
+}
+
+function addressIn(bundlePath: string): string | undefined {
+  try {
+    return readFileSync(join(bundlePath, 'address'), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
   }
 }

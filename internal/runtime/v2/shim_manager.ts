@@ -4,8 +4,7 @@
 // ask for it means the shim died: every task it served gets the `delete` subcommand (runc delete,
 // rootfs unmount) and is reported lost with the exit status `delete` returns.
 import { createConnection } from 'node:net';
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { DeleteResponse__Output } from '../../api/gen/containerd/task/v2/DeleteResponse';
 import type { Any__Output } from '../../api/gen/google/protobuf/Any';
 import { isUnavailable, messageOf, notFound } from '../../errdefs/errors';
@@ -122,12 +121,8 @@ export class ShimManager {
 
   /** The live connection of the group's shim with `bundle` added to it; undefined if there is none. */
   private async joinGroup(bundle: Bundle, binary: string, groupId: string): Promise<ShimConnection | undefined> {
-    let address: string | undefined;
-    try {
-      address = readFileSync(join(bundle.sibling(groupId), 'address'), 'utf8').trim();
-    } catch {
-      return undefined; // no group task (or it was never started): `start` decides
-    }
+    // No address: no group task, or it never started; `start` decides.
+    const address = bundle.siblingAddress(groupId);
     const pending = address ? this.connections.get(address) : undefined;
     const conn = await pending?.catch(() => undefined);
     if (!conn || conn.closed || !conn.members.has(groupId)) return undefined;
