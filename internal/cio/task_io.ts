@@ -95,8 +95,11 @@ export class TaskIO {
   }
 
   /**
-   * Re-opens existing FIFOs after a restart. The shim still holds the write ends of a live
-   * process, so no keepers are needed.
+   * Re-opens existing FIFOs after a restart. The shim holds the write ends while the process's
+   * output lasts, so no keepers are needed; it closes them once that output ended, which may have
+   * happened while nobody read. Linux hides the hangup from a reader that opened a FIFO with no
+   * writer until a writer has come and gone (fs/pipe.c), so one comes and goes here: EOF then
+   * shows as soon as no writer is left, not never.
    */
   static attach(dir: string, paths: StdioPaths): TaskIO {
     const opened: Socket[] = [];
@@ -105,6 +108,7 @@ export class TaskIO {
         if (!path) return undefined;
         const reader = openFifoReader(path);
         opened.push(reader);
+        closeFd(openFifoKeeper(path));
         return reader;
       };
       const stdout = open(paths.stdout);

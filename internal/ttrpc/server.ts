@@ -42,17 +42,30 @@ export class TtrpcServer {
     this.services.set(service, table);
   }
 
-  /** Listens on `address` (unix://path or path), replacing a stale socket file left by a crash. */
+  /**
+   * Listens on `address` (unix://path or path), replacing a stale socket file left by a crash.
+   * The socket file is mode 0600 from its creation, whatever the process umask.
+   */
   async listen(address: string): Promise<void> {
     const path = socketPathOf(address);
     rmSync(path, { force: true });
     const server = createServer((socket) => this.accept(socket));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(path, () => {
+      const onListening = () => {
         server.removeListener('error', reject);
         resolve();
-      });
+      };
+      // bind(2) creates the file with the umask's mode: a chmod afterwards would leave a window
+      // in which anyone could connect and forge task events. Node binds a unix socket
+      // synchronously inside listen() (outside cluster workers), so the restrictive umask is in
+      // force for that call only and no other code of the process runs under it.
+      const previous = process.umask(0o177);
+      try {
+        server.listen(path, onListening);
+      } finally {
+        process.umask(previous);
+      }
     });
     server.on('error', (err) => this.log.error('ttrpc server error', { path, error: err }));
     this.server = server;

@@ -16,6 +16,7 @@ import type { CriService } from './service';
 import { monitorSandboxExit } from './task_monitor';
 import { isUnpackKey } from '../../rootfs';
 import type { CriTask } from '../tasks/types';
+import { containerExitRecorded } from './container_stop';
 
 export interface RecoveryReport {
   sandboxes: number;
@@ -25,7 +26,10 @@ export interface RecoveryReport {
   swept: string[];
 }
 
-/** Reattaches a running container's output and watches its exit (the container verbs provide it). */
+/**
+ * Reattaches a running container's output and watches its exit with watchContainerExit (the
+ * container verbs provide it); recovery awaits that watch for a task found already exited.
+ */
 export type ReattachContainer = (svc: CriService, container: Container, task: CriTask) => void;
 
 function runtimeOf(svc: CriService, handler: string): ResolvedRuntime {
@@ -110,8 +114,19 @@ async function recoverContainer(svc: CriService, c: Container, report: RecoveryR
   };
   if (state === 'CONTAINER_RUNNING') {
     const task = await rt.tasks.reconnect(c.id, c.metadata.sandboxId, runtime);
-    if (task) reattach(svc, c, task);
-    else markExited(255, 'Unknown', 'the container task was gone when berthd restarted');
+    if (!task) {
+      markExited(255, 'Unknown', 'the container task was gone when berthd restarted');
+      return;
+    }
+    // containerd's loadContainer: a task that exited while berthd was down is finished before
+    // serving (output drained, task deleted, real exit recorded), so no caller ever reads RUNNING.
+    const exitedWhileDown = await task.hasExited().catch((err: unknown) => {
+      // The exit watcher still records it whenever it comes; only the wait before serving is lost.
+      svc.logger.warn('cannot ask the shim whether the container exited', { containerId: c.id, error: messageOf(err) });
+      return false;
+    });
+    reattach(svc, c, task);
+    if (exitedWhileDown) await containerExitRecorded(rt, c.id);
     return;
   }
   if (state === 'CONTAINER_CREATED' && rt.tasks.bundlesOnDisk().includes(c.id)) {

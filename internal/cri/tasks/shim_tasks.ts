@@ -50,6 +50,12 @@ class ShimTask implements CriTask {
     return this.task.start();
   }
 
+  async hasExited(): Promise<boolean> {
+    // A lost task's shim died: its exit is already known (wait resolves with it).
+    if (this.task.lost) return true;
+    return (await this.task.state()).status === 'STOPPED';
+  }
+
   kill(signal: number, all = false): Promise<void> {
     return this.task.kill(signal, { all });
   }

@@ -37,6 +37,8 @@ export interface CriTask {
   start(): Promise<number>;
   /** Resolves once, when the init process has exited. */
   readonly exited: Promise<TaskExit>;
+  /** Asks the shim now whether the init process has already exited (recovery: exited while berthd was down). */
+  hasExited(): Promise<boolean>;
   kill(signal: number, all?: boolean): Promise<void>;
   /** Deletes the task in the shim (runc delete) and forgets it; idempotent. */
   delete(): Promise<void>;
