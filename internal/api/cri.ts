@@ -1,26 +1,26 @@
 // The gRPC services berthd serves, built at run time from our own .proto files in api/ (the
-// generated types in gen/ describe them): CRI runtime.v1 RuntimeService and ImageService, and
-// berth.admin.v1.Admin. Messages convert as `make gen` describes them (and as proto-loader would):
-// field names as in the .proto, 64-bit integers as decimal strings, enums as their names, defaults
-// filled in. We build the grpc-js definitions from protobufjs ourselves instead of through
-// proto-loader: it serialises a descriptor for every message type (and brings a second protobufjs),
-// which cost berthd about 20 MiB of resident memory for nothing grpc-js uses.
+// generated types in gen/ describe them): CRI runtime.v1 RuntimeService and ImageService, the same two
+// in runtime.v1alpha2 (kubelets up to 1.25), and berth.admin.v1.Admin. grpc_definition.ts says how
+// messages convert.
 import * as grpc from '@grpc/grpc-js';
-import * as protobuf from 'protobufjs';
+import type * as protobuf from 'protobufjs';
 import type { AdminClient, AdminDefinition } from './gen/berth/admin/v1/Admin';
-import { loadProtoRoot } from './proto_root';
 import type { ImageServiceClient, ImageServiceDefinition } from './gen/runtime/v1/ImageService';
 import type { RuntimeServiceClient, RuntimeServiceDefinition } from './gen/runtime/v1/RuntimeService';
+import type {
+  ImageServiceClient as ImageServiceV1alpha2Client,
+  ImageServiceDefinition as ImageServiceV1alpha2Definition,
+} from './gen/runtime/v1alpha2/ImageService';
+import type {
+  RuntimeServiceClient as RuntimeServiceV1alpha2Client,
+  RuntimeServiceDefinition as RuntimeServiceV1alpha2Definition,
+} from './gen/runtime/v1alpha2/RuntimeService';
+import { serviceDefinition } from './grpc_definition';
+import { loadProtoRoot } from './proto_root';
 
 export type { AdminClient, AdminDefinition, ImageServiceClient, ImageServiceDefinition, RuntimeServiceClient, RuntimeServiceDefinition };
-
-/** How decoded messages are shaped (the options `make gen` gives proto-loader-gen-types). */
-export const CONVERSION_OPTIONS: protobuf.IConversionOptions = {
-  longs: String,
-  enums: String,
-  defaults: true,
-  oneofs: true,
-};
+export type { ImageServiceV1alpha2Client, ImageServiceV1alpha2Definition, RuntimeServiceV1alpha2Client, RuntimeServiceV1alpha2Definition };
+export { CONVERSION_OPTIONS } from './grpc_definition';
 
 export { repoRoot } from '../repo_root';
 
@@ -33,65 +33,38 @@ export interface BerthServices {
   runtime: ServiceConstructor<RuntimeServiceClient, RuntimeServiceDefinition>;
   image: ServiceConstructor<ImageServiceClient, ImageServiceDefinition>;
   admin: ServiceConstructor<AdminClient, AdminDefinition>;
-}
-
-/** lodash-style camelCase of a method name ("ImageFSInfo" -> "imageFsInfo"), as proto-loader names the alias. */
-function camelCase(name: string): string {
-  const words = name.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [name];
-  return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1).toLowerCase())).join('');
-}
-
-function serializer(type: protobuf.Type): grpc.serialize<unknown> {
-  return (value) => {
-    if (Array.isArray(value)) throw new Error(`cannot serialize an array as ${type.fullName.slice(1)}`);
-    return Buffer.from(type.encode(type.fromObject(value as Record<string, unknown>)).finish());
-  };
-}
-
-function deserializer(type: protobuf.Type): grpc.deserialize<unknown> {
-  return (bytes) => type.toObject(type.decode(bytes), CONVERSION_OPTIONS);
-}
-
-function serviceDefinition(service: protobuf.Service): grpc.ServiceDefinition {
-  const name = service.fullName.slice(1); // protobufjs full names start with "."
-  const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
-  for (const method of service.methodsArray) {
-    const request = method.resolvedRequestType as protobuf.Type;
-    const response = method.resolvedResponseType as protobuf.Type;
-    definition[method.name] = {
-      path: `/${name}/${method.name}`,
-      requestStream: method.requestStream === true,
-      responseStream: method.responseStream === true,
-      requestSerialize: serializer(request),
-      requestDeserialize: deserializer(request),
-      responseSerialize: serializer(response),
-      responseDeserialize: deserializer(response),
-      originalName: camelCase(method.name),
-    };
-  }
-  return definition;
+  /** Clients of the older package, as kubelets up to 1.25 speak it. */
+  runtimeV1alpha2: ServiceConstructor<RuntimeServiceV1alpha2Client, RuntimeServiceV1alpha2Definition>;
+  imageV1alpha2: ServiceConstructor<ImageServiceV1alpha2Client, ImageServiceV1alpha2Definition>;
 }
 
 function serviceConstructor<Client, Definition>(root: protobuf.Root, fullName: string): ServiceConstructor<Client, Definition> {
-  const service = root.lookupService(fullName);
-  const definition = serviceDefinition(service);
+  const definition = serviceDefinition(root.lookupService(fullName));
   const ctor = grpc.makeGenericClientConstructor(definition, fullName);
   return ctor as unknown as ServiceConstructor<Client, Definition>;
 }
 
 /** The services berthd serves; `make build` turns these into a JSON descriptor (proto_root.ts). */
-export const CRI_PROTO_FILES = ['runtime/v1/api.proto', 'berth/admin/v1/admin.proto'];
+export const CRI_PROTO_FILES = ['runtime/v1/api.proto', 'runtime/v1alpha2/api.proto', 'berth/admin/v1/admin.proto'];
 
+let cachedRoot: protobuf.Root | undefined;
 let cached: BerthServices | undefined;
+
+function criRoot(): protobuf.Root {
+  cachedRoot ??= loadProtoRoot('cri', CRI_PROTO_FILES);
+  return cachedRoot;
+}
 
 /** Service constructors (clients) and their definitions (`.service`, for servers); loaded once. */
 export function berthServices(): BerthServices {
   if (cached === undefined) {
-    const root = loadProtoRoot('cri', CRI_PROTO_FILES);
+    const root = criRoot();
     cached = {
       runtime: serviceConstructor(root, 'runtime.v1.RuntimeService'),
       image: serviceConstructor(root, 'runtime.v1.ImageService'),
       admin: serviceConstructor(root, 'berth.admin.v1.Admin'),
+      runtimeV1alpha2: serviceConstructor(root, 'runtime.v1alpha2.RuntimeService'),
+      imageV1alpha2: serviceConstructor(root, 'runtime.v1alpha2.ImageService'),
     };
   }
   return cached;
@@ -100,6 +73,16 @@ export function berthServices(): BerthServices {
 export const runtimeServiceDefinition = (): RuntimeServiceDefinition => berthServices().runtime.service;
 export const imageServiceDefinition = (): ImageServiceDefinition => berthServices().image.service;
 export const adminServiceDefinition = (): AdminDefinition => berthServices().admin.service;
+
+/**
+ * What berthd serves as runtime.v1alpha2 `service` ("RuntimeService" or "ImageService"): its methods
+ * and response types, with requests decoded as their runtime.v1 counterparts, so the v1 handlers
+ * serve both packages (containerd 1.6 does the same, unmarshalling each v1alpha2 request into v1).
+ */
+export function v1alpha2ServerDefinition(service: 'RuntimeService' | 'ImageService'): grpc.ServiceDefinition {
+  const root = criRoot();
+  return serviceDefinition(root.lookupService(`runtime.v1alpha2.${service}`), root.lookupService(`runtime.v1.${service}`));
+}
 
 /** gRPC target for a unix socket path. */
 export function unixTarget(socketPath: string): string {

@@ -1,5 +1,6 @@
 // Test clients for a running berthd: promise-returning RuntimeService, ImageService and Admin
-// clients over its unix socket, plus the raw grpc clients for long-lived streams.
+// clients over its unix socket (CRI runtime.v1, or runtime.v1alpha2 with criClientV1alpha2), plus
+// the raw grpc clients for long-lived streams.
 import * as grpc from '@grpc/grpc-js';
 import {
   berthServices,
@@ -9,9 +10,13 @@ import {
   type AdminDefinition,
   type ImageServiceClient,
   type ImageServiceDefinition,
+  type ImageServiceV1alpha2Client,
+  type ImageServiceV1alpha2Definition,
   type PromiseClient,
   type RuntimeServiceClient,
   type RuntimeServiceDefinition,
+  type RuntimeServiceV1alpha2Client,
+  type RuntimeServiceV1alpha2Definition,
 } from '../../internal/api/cri';
 
 export interface CriClient {
@@ -45,6 +50,33 @@ export function criClient(socketPath: string, channelOptions?: grpc.ClientOption
       raw.runtime.close();
       raw.image.close();
       raw.admin.close();
+    },
+  };
+}
+
+export interface CriClientV1alpha2 {
+  runtime: PromiseClient<RuntimeServiceV1alpha2Client, RuntimeServiceV1alpha2Definition>;
+  image: PromiseClient<ImageServiceV1alpha2Client, ImageServiceV1alpha2Definition>;
+  raw: { runtime: RuntimeServiceV1alpha2Client; image: ImageServiceV1alpha2Client };
+  close(): void;
+}
+
+/** Like criClient, in CRI runtime.v1alpha2 as kubelets up to 1.25 speak it (its own message types). */
+export function criClientV1alpha2(socketPath: string, channelOptions?: grpc.ClientOptions): CriClientV1alpha2 {
+  const services = berthServices();
+  const target = unixTarget(socketPath);
+  const credentials = grpc.credentials.createInsecure();
+  const raw = {
+    runtime: new services.runtimeV1alpha2(target, credentials, channelOptions),
+    image: new services.imageV1alpha2(target, credentials, channelOptions),
+  };
+  return {
+    runtime: promiseClient(raw.runtime, services.runtimeV1alpha2.service),
+    image: promiseClient(raw.image, services.imageV1alpha2.service),
+    raw,
+    close: () => {
+      raw.runtime.close();
+      raw.image.close();
     },
   };
 }

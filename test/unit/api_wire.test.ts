@@ -1,7 +1,8 @@
 // Our api/*.proto against the upstream wire facts in ../shared/reference: every message (fields by
 // name, number, type, label, map key), enum (values) and service (methods, types, streaming) of
 // the reference must be the same in ours. Types are compared resolved to full names, so `Mount`
-// and `containerd.types.Mount` written in different files still compare equal.
+// and `containerd.types.Mount` written in different files still compare equal. Our runtime.v1alpha2
+// must also be a wire subset of our runtime.v1: berthd decodes v1alpha2 requests as v1 messages.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as protobuf from 'protobufjs';
@@ -9,7 +10,7 @@ import * as protobuf from 'protobufjs';
 const REPO = join(__dirname, '../..');
 const API = join(REPO, 'api');
 const REFERENCE = join(REPO, '../shared/reference');
-const CHECKED_PACKAGES = [/^runtime\.v1(\.|$)/, /^containerd(\.|$)/, /^ttrpc(\.|$)/, /^google\.rpc(\.|$)/];
+const CHECKED_PACKAGES = [/^runtime\.v1(\.|$)/, /^runtime\.v1alpha2(\.|$)/, /^containerd(\.|$)/, /^ttrpc(\.|$)/, /^google\.rpc(\.|$)/];
 
 function protoFiles(dir: string): string[] {
   return readdirSync(dir)
@@ -125,6 +126,56 @@ function compareAll(ref: protobuf.Root, ours: protobuf.Root): { diffs: string[];
   return { diffs, compared };
 }
 
+// Protobuf wire types: a field decodes the same under either declared type of one group.
+const WIRE_TYPE: Record<string, string> = { string: 'len', bytes: 'len', int32: 'varint', int64: 'varint', uint32: 'varint', uint64: 'varint', bool: 'varint' };
+
+/** `f` as the wire sees it: number, label, wire type (message/enum fields by their name in the package). */
+function wireField(f: protobuf.Field, pkg: string): string {
+  const type = f.resolvedType ? strip(f.resolvedType.fullName).replace(`${pkg}.`, '') : (WIRE_TYPE[f.type] ?? f.type);
+  const key = f instanceof protobuf.MapField ? `map<${WIRE_TYPE[f.keyType] ?? f.keyType}> ` : '';
+  return [f.id, f.rule, `${key}${type}`].filter(Boolean).join(' ');
+}
+
+/** Where `alpha` (every message, enum and service of the package) would not decode as `v1`. */
+function wireSubsetDiffs(alpha: protobuf.Namespace, v1: protobuf.Namespace): string[] {
+  const diffs: string[] = [];
+  const visit = (ns: protobuf.NamespaceBase) => {
+    for (const obj of ns.nestedArray) {
+      const rel = strip(obj.fullName).slice(strip(alpha.fullName).length + 1);
+      const mine = v1.lookup(rel);
+      if (obj instanceof protobuf.Type) {
+        visit(obj);
+        if (!(mine instanceof protobuf.Type)) diffs.push(`${rel}: no v1 message`);
+        else {
+          for (const f of obj.fieldsArray) {
+            const other = mine.fields[f.name];
+            const want = wireField(f, strip(alpha.fullName));
+            const got = other ? wireField(other, strip(v1.fullName)) : 'missing';
+            if (want !== got) diffs.push(`${rel}.${f.name}: v1alpha2 \`${want}\`, v1 \`${got}\``);
+          }
+        }
+      } else if (obj instanceof protobuf.Enum) {
+        if (!(mine instanceof protobuf.Enum)) diffs.push(`${rel}: no v1 enum`);
+        else for (const [k, v] of Object.entries(obj.values)) if (mine.values[k] !== v) diffs.push(`${rel}.${k}: v1alpha2 ${v}, v1 ${mine.values[k]}`);
+      } else if (obj instanceof protobuf.Service) {
+        if (!(mine instanceof protobuf.Service)) diffs.push(`${rel}: no v1 service`);
+        else {
+          for (const m of obj.methodsArray) {
+            const other = mine.methods[m.name];
+            const show = (x: protobuf.Method | undefined, pkg: string) =>
+              x ? describeMethod(x).replaceAll(`${pkg}.`, '') : 'missing';
+            if (show(m, strip(alpha.fullName)) !== show(other, strip(v1.fullName))) {
+              diffs.push(`${rel}/${m.name}: v1alpha2 \`${show(m, strip(alpha.fullName))}\`, v1 \`${show(other, strip(v1.fullName))}\``);
+            }
+          }
+        }
+      }
+    }
+  };
+  visit(alpha);
+  return diffs;
+}
+
 const referenceFiles = existsSync(REFERENCE) ? readdirSync(REFERENCE).filter((f) => f.endsWith('.json')).sort() : [];
 
 if (referenceFiles.length === 0) {
@@ -144,6 +195,34 @@ if (referenceFiles.length === 0) {
       const { diffs, compared } = compareAll(ref, ours);
       expect(compared).toBeGreaterThan(0);
       expect(diffs).toEqual([]);
+    });
+
+    it('runtime.v1alpha2 in api/ decodes as runtime.v1: same numbers and wire types, v1 only adds', () => {
+      const alpha = ours.lookup('runtime.v1alpha2') as protobuf.Namespace;
+      const v1 = ours.lookup('runtime.v1') as protobuf.Namespace;
+      expect(alpha.nestedArray.length).toBeGreaterThan(100);
+      expect(wireSubsetDiffs(alpha, v1)).toEqual([]);
+    });
+
+    it('finds a v1alpha2 field that would not decode as v1 (the subset check can fail)', () => {
+      const alpha = protobuf.Root.fromJSON({
+        nested: {
+          runtime: {
+            nested: {
+              v1alpha2: {
+                nested: {
+                  KeyValue: { fields: { key: { type: 'string', id: 1 }, value: { type: 'string', id: 2 } } },
+                  VersionRequest: { fields: { version: { type: 'int32', id: 1 } } },
+                },
+              },
+            },
+          },
+        },
+      });
+      alpha.resolveAll();
+      expect(wireSubsetDiffs(alpha.lookup('runtime.v1alpha2') as protobuf.Namespace, ours.lookup('runtime.v1') as protobuf.Namespace)).toEqual([
+        'VersionRequest.version: v1alpha2 `1 varint`, v1 `1 len`',
+      ]);
     });
 
     it('finds a changed field (the comparison can fail)', () => {

@@ -1,9 +1,10 @@
 // The gRPC face of the CRI server: a grpc-js handler for EVERY method of RuntimeService,
-// ImageService and Admin. Registered methods run their handler, with thrown errors mapped to gRPC
-// codes (errdefs/grpc.ts) and each call logged with its method and IDs; the rest answer
-// UNIMPLEMENTED naming the method, so a client learns exactly what berth lacks.
+// ImageService (in runtime.v1 and runtime.v1alpha2) and Admin. Registered methods run their handler,
+// with thrown errors mapped to gRPC codes (errdefs/grpc.ts) and each call logged with its method and
+// IDs; the rest answer UNIMPLEMENTED naming the method, so a client learns exactly what berth lacks.
+// One handler serves a method in both CRI packages: v1alpha2 requests arrive decoded as v1.
 import * as grpc from '@grpc/grpc-js';
-import { adminServiceDefinition, imageServiceDefinition, runtimeServiceDefinition } from '../../api/cri';
+import { adminServiceDefinition, imageServiceDefinition, runtimeServiceDefinition, v1alpha2ServerDefinition } from '../../api/cri';
 import { kindOf, type ErrorKind } from '../../errdefs/errors';
 import { toServiceError } from '../../errdefs/grpc';
 import type { LogFields } from '../../log/logger';
@@ -128,5 +129,10 @@ export function createGrpcServer(svc: CriService, registry: HandlerRegistry, opt
   server.addService(runtimeServiceDefinition(), implementation(svc, registry, 'RuntimeService', runtimeServiceDefinition()));
   server.addService(imageServiceDefinition(), implementation(svc, registry, 'ImageService', imageServiceDefinition()));
   server.addService(adminServiceDefinition(), implementation(svc, registry, 'Admin', adminServiceDefinition()));
+  // kubelets before 1.23 speak only runtime.v1alpha2; 1.23-1.25 fall back to it.
+  for (const service of ['RuntimeService', 'ImageService'] as const) {
+    const definition = v1alpha2ServerDefinition(service);
+    server.addService(definition, implementation(svc, registry, service, definition));
+  }
   return server;
 }

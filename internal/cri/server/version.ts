@@ -1,4 +1,5 @@
 // Version: which CRI API and which runtime berth is (kubelet logs it; crictl version prints it).
+import type * as grpc from '@grpc/grpc-js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../api/cri';
@@ -22,11 +23,24 @@ export function berthVersion(): string {
   return packageVersion;
 }
 
-export async function version(_svc: CriService, _req: VersionRequest__Output): Promise<VersionResponse> {
+/**
+ * The CRI package a call came in through: "v1alpha2" for "/runtime.v1alpha2.RuntimeService/Version".
+ * One handler serves both packages, and each answers with its own name, as containerd 1.6's Version
+ * and AlphaVersion do.
+ */
+export function criApiVersionOf(path: string): string {
+  return /^\/runtime\.(v1alpha2)\./.exec(path)?.[1] ?? CRI_API_VERSION;
+}
+
+export async function version(
+  _svc: CriService,
+  _req: VersionRequest__Output,
+  call: grpc.ServerUnaryCall<VersionRequest__Output, VersionResponse>,
+): Promise<VersionResponse> {
   return {
     version: KUBE_API_VERSION,
     runtime_name: RUNTIME_NAME,
     runtime_version: berthVersion(),
-    runtime_api_version: CRI_API_VERSION,
+    runtime_api_version: criApiVersionOf(call.getPath()),
   };
 }

@@ -16,9 +16,10 @@ describe('proto descriptors', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it.each([
-    ['cri', CRI_PROTO_FILES, 'runtime.v1.RuntimeService'],
-    ['containerd', CONTAINERD_PROTO_FILES, 'containerd.task.v2.Task'],
-  ])('%s: the descriptor round-trips to the parsed root', (name, files, service) => {
+    ['cri', 'runtime.v1.RuntimeService', CRI_PROTO_FILES],
+    ['cri', 'runtime.v1alpha2.RuntimeService', CRI_PROTO_FILES],
+    ['containerd', 'containerd.task.v2.Task', CONTAINERD_PROTO_FILES],
+  ])('%s: the descriptor round-trips to the parsed root, %s included', (name, service, files) => {
     const out = writeProtoDescriptor(name, files, dir);
     const written = JSON.parse(readFileSync(out, 'utf8')) as { files: string[]; source: string; root: protobuf.INamespace };
     expect(written.files.length).toBeGreaterThanOrEqual(files.length);

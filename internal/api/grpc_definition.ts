@@ -1,0 +1,61 @@
+// grpc-js service definitions made from protobufjs services. Messages convert as `make gen` describes
+// them (and as proto-loader would): field names as in the .proto, 64-bit integers as decimal strings,
+// enums as their names, defaults filled in. We build these ourselves instead of through proto-loader:
+// it serialises a descriptor for every message type (and brings a second protobufjs), which cost
+// berthd about 20 MiB of resident memory for nothing grpc-js uses.
+import type * as grpc from '@grpc/grpc-js';
+import type * as protobuf from 'protobufjs';
+
+/** How decoded messages are shaped (the options `make gen` gives proto-loader-gen-types). */
+export const CONVERSION_OPTIONS: protobuf.IConversionOptions = {
+  longs: String,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+};
+
+/** lodash-style camelCase of a method name ("ImageFSInfo" -> "imageFsInfo"), as proto-loader names the alias. */
+function camelCase(name: string): string {
+  const words = name.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [name];
+  return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1).toLowerCase())).join('');
+}
+
+function serializer(type: protobuf.Type): grpc.serialize<unknown> {
+  return (value) => {
+    if (Array.isArray(value)) throw new Error(`cannot serialize an array as ${type.fullName.slice(1)}`);
+    return Buffer.from(type.encode(type.fromObject(value as Record<string, unknown>)).finish());
+  };
+}
+
+function deserializer(type: protobuf.Type): grpc.deserialize<unknown> {
+  return (bytes) => type.toObject(type.decode(bytes), CONVERSION_OPTIONS);
+}
+
+/**
+ * The grpc-js definition of `service`. With `requestsAs` (a newer package whose messages are a wire
+ * superset of `service`'s), requests are decoded as the request type of the same-named method there,
+ * so handlers written for the newer package see exactly the shape its own clients produce (its
+ * defaults for fields the older package lacks); responses are still encoded as `service`'s own types,
+ * which drops what the older package has no field for.
+ */
+export function serviceDefinition(service: protobuf.Service, requestsAs?: protobuf.Service): grpc.ServiceDefinition {
+  const name = service.fullName.slice(1); // protobufjs full names start with "."
+  const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  for (const method of service.methodsArray) {
+    const counterpart = requestsAs === undefined ? method : requestsAs.methods[method.name];
+    if (counterpart === undefined) throw new Error(`berth: ${requestsAs!.fullName.slice(1)} has no ${method.name} to serve ${name}/${method.name}`);
+    const request = counterpart.resolvedRequestType as protobuf.Type;
+    const response = method.resolvedResponseType as protobuf.Type;
+    definition[method.name] = {
+      path: `/${name}/${method.name}`,
+      requestStream: method.requestStream === true,
+      responseStream: method.responseStream === true,
+      requestSerialize: serializer(request),
+      requestDeserialize: deserializer(request),
+      responseSerialize: serializer(response),
+      responseDeserialize: deserializer(response),
+      originalName: camelCase(method.name),
+    };
+  }
+  return definition;
+}
