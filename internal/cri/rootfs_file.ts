@@ -1,12 +1,15 @@
 // Reads a small file (an image's /etc/passwd or /etc/group) out of a snapshot's mounts without
-// mounting anything: overlay layers are plain directories, searched top-down as the kernel would.
+// mounting anything: overlay layers are plain directories, merged top-down as the kernel would,
+// every path resolved inside them (internal/fs/root_path.ts), never through the host.
 // containerd mounts the snapshot in a temp dir for this; reading the layers directly is cheaper
 // and leaves nothing to unmount if berthd dies halfway.
-import { lstatSync, readFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { BerthError, wrap } from '../errdefs/errors';
+import { readRegularFile } from '../fs/read_regular';
+import { resolveInLayers, resolveInRoot } from '../fs/root_path';
 import type { Mount } from '../mount/types';
 
-const MAX_BYTES = 4 << 20;
+/** containerd's maxUserFileBytes: passwd and group files are far smaller in real images. */
+const MAX_BYTES = 10 << 20;
 
 /** The directories of a rootfs, topmost first. */
 export function layerDirs(mounts: readonly Mount[]): string[] {
@@ -24,24 +27,20 @@ export function layerDirs(mounts: readonly Mount[]): string[] {
 }
 
 /**
- * The content of `pathInImage` as the merged view would show it, or undefined when absent.
- * Symlinks inside the image are not followed (passwd and group are regular files in practice);
- * a whiteout (0/0 char device) ends the search as in overlayfs. Opaque directories are not
- * consulted: a file missing from an opaque dir but present below would be read (rare in images).
+ * The content of `pathInImage` as the container will see it, or undefined when absent. Symlinks
+ * are followed inside the rootfs only (an absolute or ".." target never reaches the host), over
+ * the merged view of the overlay layers. Anything but a regular file of at most MAX_BYTES is an
+ * InvalidArgument, as in containerd's openUserFile.
  */
 export function readRootfsFile(mounts: readonly Mount[], pathInImage: string): string | undefined {
-  const rel = posix.normalize('/' + pathInImage).slice(1);
-  for (const dir of layerDirs(mounts)) {
-    const full = join(dir, rel);
-    let st;
-    try {
-      st = lstatSync(full);
-    } catch {
-      continue;
-    }
-    if (st.isCharacterDevice() && st.rdev === 0) return undefined; // whiteout
-    if (!st.isFile() || st.size > MAX_BYTES) return undefined;
-    return readFileSync(full, 'utf8');
+  const dirs = layerDirs(mounts);
+  const overlay = mounts.length === 1 && mounts[0]!.type === 'overlay';
+  try {
+    const entry = overlay ? resolveInLayers(dirs, pathInImage) : dirs.length === 1 ? resolveInRoot(dirs[0]!, pathInImage) : undefined;
+    if (entry === undefined) return undefined;
+    return readRegularFile(entry, `the image's ${pathInImage}`, MAX_BYTES).toString('utf8');
+  } catch (err) {
+    // Our own refusals already name the file; a system error gets the context.
+    throw err instanceof BerthError ? err : wrap(err, `reading the image's ${pathInImage}`);
   }
-  return undefined;
 }

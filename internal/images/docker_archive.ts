@@ -7,6 +7,7 @@ import type { ContentLease, Descriptor, ManagedContentStore } from '../content/t
 import { sha256Digest } from '../content/digest';
 import { failedPrecondition, invalidArgument } from '../errdefs/errors';
 import { blobAt, startsWithGzipMagic, type ArchiveContents } from './archive_reader';
+import { MAX_CONFIG_BYTES, readDocument } from './document';
 import { MediaType, parseImageConfig } from './oci';
 
 const dockerManifestSchema = z.array(
@@ -39,9 +40,10 @@ export async function dockerArchiveImages(
   const images: ArchiveImage[] = [];
   for (const entry of entries) {
     const configInfo = blobAt(contents, entry.Config, archivePath);
+    const configWhat = `image archive ${archivePath}: config ${entry.Config}`;
     const config = parseImageConfig(
-      `image archive ${archivePath}: config ${entry.Config}`,
-      await content.readBytes(configInfo.digest),
+      configWhat,
+      await readDocument(content, { mediaType: MediaType.dockerConfig, digest: configInfo.digest, size: configInfo.size }, MAX_CONFIG_BYTES, configWhat),
     );
     if (config.diffIds.length !== entry.Layers.length) {
       throw invalidArgument(

@@ -1,7 +1,8 @@
 // Walking an image's content: target (index or manifest) -> the manifest for our platform ->
 // config + layers. Also the set of blobs every recorded image keeps alive, for GC.
 import type { ContentStore, Descriptor } from '../content/types';
-import { failedPrecondition, invalidArgument, isNotFound, notFound, wrap } from '../errdefs/errors';
+import { failedPrecondition, invalidArgument, isNotFound, kindOf, notFound, wrap } from '../errdefs/errors';
+import { MAX_CONFIG_BYTES, MAX_MANIFEST_BYTES, readDocument } from './document';
 import {
   isIndexType,
   isManifestType,
@@ -57,9 +58,10 @@ export interface ResolvedImage {
   layers: Descriptor[];
 }
 
-async function readBlob(content: ContentStore, desc: Descriptor, what: string): Promise<Buffer> {
+/** A document of the image, size-checked against `limit` before it is read into memory. */
+async function readBlob(content: ContentStore, desc: Descriptor, limit: number, what: string): Promise<Buffer> {
   try {
-    return await content.readBytes(desc.digest);
+    return await readDocument(content, desc, limit, `blob ${desc.digest} (${desc.mediaType})`);
   } catch (err) {
     if (isNotFound(err)) throw failedPrecondition(`${what}: blob ${desc.digest} (${desc.mediaType}) is missing from the content store`);
     throw wrap(err, what);
@@ -76,17 +78,17 @@ export async function resolveImage(
   let desc = target;
   for (let depth = 0; depth < 4; depth++) {
     if (isIndexType(desc.mediaType)) {
-      const index = parseIndex(`${what}: index ${desc.digest}`, await readBlob(content, desc, what));
+      const index = parseIndex(`${what}: index ${desc.digest}`, await readBlob(content, desc, MAX_MANIFEST_BYTES, what));
       desc = selectManifest(index, platform, `${what}: index ${desc.digest}`);
       continue;
     }
     if (!isManifestType(desc.mediaType)) {
       throw invalidArgument(`${what}: unsupported media type ${JSON.stringify(desc.mediaType)} for ${desc.digest}`);
     }
-    const manifest = parseManifest(`${what}: manifest ${desc.digest}`, await readBlob(content, desc, what));
+    const manifest = parseManifest(`${what}: manifest ${desc.digest}`, await readBlob(content, desc, MAX_MANIFEST_BYTES, what));
     const config = parseImageConfig(
       `${what}: config ${manifest.config.digest}`,
-      await readBlob(content, manifest.config, what),
+      await readBlob(content, manifest.config, MAX_CONFIG_BYTES, what),
     );
     if (config.diffIds.length !== manifest.layers.length) {
       throw invalidArgument(
@@ -120,9 +122,10 @@ export async function referencedBlobs(content: ContentStore, targets: Iterable<D
     if (!isIndexType(desc.mediaType) && !isManifestType(desc.mediaType)) return;
     let data: Buffer;
     try {
-      data = await content.readBytes(desc.digest);
+      data = await readDocument(content, desc, MAX_MANIFEST_BYTES, desc.digest);
     } catch (err) {
-      if (isNotFound(err)) return;
+      // Absent, or too big to be any recorded image's document: it references nothing.
+      if (isNotFound(err) || kindOf(err) === 'InvalidArgument') return;
       throw err;
     }
     try {

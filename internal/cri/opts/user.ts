@@ -3,7 +3,11 @@
 // injected function (the caller reads them from the image's snapshot), so this stays pure.
 import { invalidArgument } from '../../errdefs/errors';
 
-/** Reads a file of the image rootfs by its absolute in-image path; undefined when it does not exist. */
+/**
+ * Reads a file of the image rootfs by its absolute in-image path, resolved inside the rootfs;
+ * undefined when it does not exist. Throws when it exists but must not be read (not a regular
+ * file, too big), as containerd's openUserFile does.
+ */
 export type ReadImageFile = (pathInImage: string) => string | undefined;
 
 export interface PasswdEntry {
@@ -33,12 +37,20 @@ export interface UserLookup {
   memberGids(user: string): number[];
 }
 
-const MAX_ID = 0xffffffff;
+/**
+ * The largest uid or gid a container may get: runc requires ids <= MaxInt32, and containerd refuses
+ * bigger ones rather than let them wrap (CVE-2024-40635).
+ */
+export const MAX_ID = 0x7fffffff;
 
+/** A decimal id of any size (range is checked where it is used, so the error can say which id). */
 function parseId(text: string): number | undefined {
-  if (!/^\d+$/.test(text)) return undefined;
-  const n = Number(text);
-  return n <= MAX_ID ? n : undefined;
+  return /^\d+$/.test(text) ? Number(text) : undefined;
+}
+
+function checkId(id: number, what: () => string): number {
+  if (id > MAX_ID) throw invalidArgument(`${what()} out of range (at most ${MAX_ID})`);
+  return id;
 }
 
 function entries(text: string | undefined): string[][] {
@@ -81,6 +93,10 @@ export function userLookupFromImage(readFile: ReadImageFile): UserLookup {
   const users = () => (passwd ??= parsePasswd(readFile('/etc/passwd')));
   const allGroups = () => (groups ??= parseGroup(readFile('/etc/group')));
 
+  // Ids read from the image are checked as they are used: an unused odd line breaks nothing.
+  const passwdUid = (u: PasswdEntry): number => checkId(u.uid, () => `user "${u.name}" in the image's /etc/passwd: uid ${u.uid}`);
+  const passwdGid = (u: PasswdEntry): number => checkId(u.gid, () => `user "${u.name}" in the image's /etc/passwd: gid ${u.gid}`);
+  const groupId = (g: GroupEntry): number => checkId(g.gid, () => `group "${g.name}" in the image's /etc/group: gid ${g.gid}`);
   const byName = (name: string): PasswdEntry => {
     const u = users().find((e) => e.name === name);
     if (u === undefined) throw invalidArgument(`user "${name}" not found in the image's /etc/passwd`);
@@ -89,28 +105,32 @@ export function userLookupFromImage(readFile: ReadImageFile): UserLookup {
   const groupGid = (name: string): number => {
     const g = allGroups().find((e) => e.name === name);
     if (g === undefined) throw invalidArgument(`group "${name}" not found in the image's /etc/group`);
-    return g.gid;
+    return groupId(g);
   };
+  // containerd's WithUser wording for a numeric id past the bound.
+  const requested = (user: string, id: number, which: 'uid' | 'gid'): number =>
+    checkId(id, () => `invalid USER value ${JSON.stringify(user)}: ${which}`);
 
   return {
     resolve(user: string): UserIds {
       const parts = user.split(':');
       if (parts.length === 1) {
-        const uid = parseId(user);
-        if (uid === undefined) {
+        const uidNum = parseId(user);
+        if (uidNum === undefined) {
           const u = byName(user);
-          return { uid: u.uid, gid: u.gid };
+          return { uid: passwdUid(u), gid: passwdGid(u) };
         }
+        const uid = requested(user, uidNum, 'uid');
         // A numeric uid need not exist in passwd; it then runs with gid 0 (containerd's WithUserID).
         const u = users().find((e) => e.uid === uid);
-        return { uid, gid: u?.gid ?? 0 };
+        return { uid, gid: u === undefined ? 0 : passwdGid(u) };
       }
       if (parts.length === 2) {
         const [userPart, groupPart] = parts as [string, string];
         const uidNum = parseId(userPart);
         const gidNum = parseId(groupPart);
-        const uid = uidNum ?? byName(userPart).uid;
-        const gid = gidNum ?? groupGid(groupPart);
+        const uid = uidNum === undefined ? passwdUid(byName(userPart)) : requested(user, uidNum, 'uid');
+        const gid = gidNum === undefined ? groupGid(groupPart) : requested(user, gidNum, 'gid');
         return { uid, gid };
       }
       throw invalidArgument(`invalid user "${user}": want name, uid, name:group or uid:gid`);
@@ -126,7 +146,7 @@ export function userLookupFromImage(readFile: ReadImageFile): UserLookup {
       }
       return allGroups()
         .filter((g) => g.name !== name && g.members.includes(name))
-        .map((g) => g.gid);
+        .map(groupId);
     },
   };
 }

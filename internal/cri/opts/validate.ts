@@ -5,6 +5,7 @@ import type { LinuxContainerResources__Output } from '../../api/gen/runtime/v1/L
 import type { PodSandboxConfig__Output } from '../../api/gen/runtime/v1/PodSandboxConfig';
 import type { SecurityProfile__Output } from '../../api/gen/runtime/v1/SecurityProfile';
 import { invalidArgument } from '../../errdefs/errors';
+import { MAX_ID } from './user';
 import { int64, isCleanAbsolute, text } from './values';
 
 const PROFILE_TYPES = new Set(['RuntimeDefault', 'Unconfined', 'Localhost']);
@@ -137,6 +138,25 @@ function validateSandboxFields(config: PodSandboxConfig__Output): void {
   }
 }
 
+type Int64 = Parameters<typeof int64>[0];
+
+/**
+ * run_as_user, run_as_group and supplemental_groups: 0..MAX_ID, as containerd's WithUser bounds
+ * them (runc takes no id past MaxInt32; a bigger one must not wrap, CVE-2024-40635).
+ */
+function validateIds(
+  sc: { run_as_user: { value: Int64 } | null; run_as_group: { value: Int64 } | null; supplemental_groups: Int64[] | null },
+  field: string,
+): void {
+  const check = (value: Int64, name: string): void => {
+    const id = int64(value, `${field}.${name}`);
+    if (id < 0 || id > MAX_ID) throw invalidArgument(`${field}.${name} ${id} is out of range (0 to ${MAX_ID})`);
+  };
+  if (sc.run_as_user !== null && sc.run_as_user !== undefined) check(sc.run_as_user.value, 'run_as_user');
+  if (sc.run_as_group !== null && sc.run_as_group !== undefined) check(sc.run_as_group.value, 'run_as_group');
+  for (const [i, g] of (sc.supplemental_groups ?? []).entries()) check(g, `supplemental_groups[${i}]`);
+}
+
 function validateNamespaceModes(ns: { network: string; pid: string; ipc: string } | null | undefined, field: string): void {
   if (ns === null || ns === undefined) return;
   for (const key of ['network', 'pid', 'ipc'] as const) {
@@ -168,6 +188,7 @@ export function validateSandboxConfig(config: PodSandboxConfig__Output | null | 
   if (sc.run_as_group !== null && sc.run_as_group !== undefined && (sc.run_as_user === null || sc.run_as_user === undefined)) {
     throw invalidArgument('sandbox config linux.security_context.run_as_group is set without run_as_user');
   }
+  validateIds(sc, 'sandbox config linux.security_context');
   validateSecurityProfile(sc.seccomp, 'sandbox config linux.security_context.seccomp');
   if (sc.seccomp === null || sc.seccomp === undefined) {
     validateProfilePath(sc.seccomp_profile_path, 'sandbox config linux.security_context.seccomp_profile_path');
@@ -223,18 +244,7 @@ export function validateContainerConfig(config: ContainerConfig__Output | null |
   if (sc.run_as_group !== null && sc.run_as_group !== undefined && !hasUser) {
     throw invalidArgument(`${field}.run_as_group is set without run_as_user or run_as_username`);
   }
-  if (sc.run_as_user !== null && sc.run_as_user !== undefined) {
-    const uid = int64(sc.run_as_user.value, `${field}.run_as_user`);
-    if (uid < 0 || uid > 0xffffffff) throw invalidArgument(`${field}.run_as_user ${uid} is out of range`);
-  }
-  if (sc.run_as_group !== null && sc.run_as_group !== undefined) {
-    const gid = int64(sc.run_as_group.value, `${field}.run_as_group`);
-    if (gid < 0 || gid > 0xffffffff) throw invalidArgument(`${field}.run_as_group ${gid} is out of range`);
-  }
-  for (const [i, g] of (sc.supplemental_groups ?? []).entries()) {
-    const gid = int64(g, `${field}.supplemental_groups[${i}]`);
-    if (gid < 0 || gid > 0xffffffff) throw invalidArgument(`${field}.supplemental_groups[${i}] ${gid} is out of range`);
-  }
+  validateIds(sc, field);
   validateSecurityProfile(sc.seccomp, `${field}.seccomp`);
   if (sc.seccomp === null || sc.seccomp === undefined) validateProfilePath(sc.seccomp_profile_path, `${field}.seccomp_profile_path`);
   for (const [list, name] of [[sc.masked_paths, 'masked_paths'], [sc.readonly_paths, 'readonly_paths']] as const) {

@@ -95,3 +95,52 @@ describe('mergeGids', () => {
     expect(mergeGids([1000], [29, 10], [10, 5])).toEqual([5, 10, 29, 1000]);
   });
 });
+
+describe('uid/gid bounds (CVE-2024-40635)', () => {
+  const passwd = `${PASSWD}huge:x:4294967295:100::/:/bin/sh\nbiggid:x:2000:2147483648::/:/bin/sh\nmax:x:2147483647:2147483647::/:/bin/sh\n`;
+  const group = `${GROUP}biggroup:x:4294967296:carol\n`;
+  const lookup = imageFiles({ '/etc/passwd': passwd, '/etc/group': group });
+
+  function refusal(fn: () => unknown): string {
+    try {
+      fn();
+    } catch (e) {
+      expect(kindOf(e)).toBe('InvalidArgument');
+      return (e as Error).message;
+    }
+    throw new Error('expected an InvalidArgument');
+  }
+
+  it.each([
+    ['4294967295', /invalid USER value "4294967295": uid out of range/],
+    ['2147483648', /invalid USER value "2147483648": uid out of range/],
+    ['99999999999999999999', /uid out of range/],
+    ['0:4294967295', /invalid USER value "0:4294967295": gid out of range/],
+    ['4294967296:0', /invalid USER value "4294967296:0": uid out of range/],
+    ['alice:2147483648', /gid out of range/],
+  ])('a numeric USER %s is refused', (user, message) => {
+    expect(refusal(() => lookup.resolve(user))).toMatch(message);
+  });
+
+  it.each([
+    ['huge', /user "huge" in the image's \/etc\/passwd: uid 4294967295 out of range/],
+    ['huge:staff', /user "huge" in the image's \/etc\/passwd: uid 4294967295 out of range/],
+    ['biggid', /user "biggid" in the image's \/etc\/passwd: gid 2147483648 out of range/],
+    ['2000', /user "biggid" in the image's \/etc\/passwd: gid 2147483648 out of range/],
+    ['alice:biggroup', /group "biggroup" in the image's \/etc\/group: gid 4294967296 out of range/],
+  ])('an id from the image files past MaxInt32 is refused: %s', (user, message) => {
+    expect(refusal(() => lookup.resolve(user))).toMatch(message);
+  });
+
+  it('refuses a supplemental group past MaxInt32 from /etc/group', () => {
+    const carol = imageFiles({ '/etc/passwd': `${passwd}carol:x:3000:3000::/:/bin/sh\n`, '/etc/group': group });
+    expect(refusal(() => carol.memberGids('carol'))).toMatch(/group "biggroup" .* gid 4294967296 out of range/);
+  });
+
+  it('accepts MaxInt32 itself, and ignores out-of-range lines it does not use', () => {
+    expect(lookup.resolve('2147483647:2147483647')).toEqual({ uid: 2147483647, gid: 2147483647 });
+    expect(lookup.resolve('max')).toEqual({ uid: 2147483647, gid: 2147483647 });
+    expect(lookup.resolve('alice')).toEqual({ uid: 1000, gid: 1000 });
+    expect(lookup.memberGids('alice')).toEqual([10, 29]);
+  });
+});

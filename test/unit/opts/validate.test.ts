@@ -42,6 +42,11 @@ describe('validateContainerConfig', () => {
     ['group without user', containerConfig({}, { run_as_group: { value: '5' } }), /run_as_group is set without run_as_user/],
     ['negative uid', containerConfig({}, { run_as_user: { value: '-1' } }), /run_as_user -1 is out of range/],
     ['bad supplemental group', containerConfig({}, { supplemental_groups: ['x'] }), /supplemental_groups\[0\]/],
+    // CVE-2024-40635: ids past MaxInt32 are refused, not wrapped (containerd's WithUser bound).
+    ['uid past MaxInt32', containerConfig({}, { run_as_user: { value: '2147483648' } }), /run_as_user 2147483648 is out of range/],
+    ['uid 2^32-1', containerConfig({}, { run_as_user: { value: '4294967295' } }), /run_as_user 4294967295 is out of range/],
+    ['gid past MaxInt32', containerConfig({}, { run_as_user: { value: '1' }, run_as_group: { value: '2147483648' } }), /run_as_group 2147483648 is out of range/],
+    ['supplemental group past MaxInt32', containerConfig({}, { supplemental_groups: ['5', '4294967295'] }), /supplemental_groups\[1\] 4294967295 is out of range/],
     ['unknown seccomp type', containerConfig({}, { seccomp: { profile_type: 'Weird' as 'Localhost', localhost_ref: '' } }), /seccomp\.profile_type "Weird" is unknown/],
     ['Localhost without ref', containerConfig({}, { seccomp: { profile_type: 'Localhost', localhost_ref: '' } }), /seccomp\.localhost_ref is required/],
     ['ref without Localhost', containerConfig({}, { seccomp: { profile_type: 'RuntimeDefault', localhost_ref: '/p.json' } }), /localhost_ref must only be set/],
@@ -52,6 +57,12 @@ describe('validateContainerConfig', () => {
   ];
   it.each(cases)('rejects %s', (_name, config, message) => {
     expect(rejection(() => validateContainerConfig(config, podConfig()))).toMatch(message);
+  });
+
+  it('accepts ids up to MaxInt32', () => {
+    const max = { value: '2147483647' };
+    expect(() => validateContainerConfig(containerConfig({}, { run_as_user: max, run_as_group: max, supplemental_groups: ['2147483647'] }))).not.toThrow();
+    expect(() => validateSandboxConfig(podConfig({}, { run_as_user: max, run_as_group: max, supplemental_groups: ['2147483647'] }))).not.toThrow();
   });
 
   it('accepts a quota of -1 and CFS bounds', () => {
@@ -77,6 +88,10 @@ describe('validateSandboxConfig', () => {
     ['blank sysctl key', withLinux((c) => (c.linux!.sysctls = { '': '1' })), /sysctls key ""/],
     ['bad overhead', withLinux((c) => (c.linux!.overhead = resources({ memory_limit_in_bytes: '-2' }))), /overhead\.memory_limit_in_bytes -2/],
     ['group without user', podConfig({}, { run_as_group: { value: '1' } }), /run_as_group is set without run_as_user/],
+    ['uid past MaxInt32', podConfig({}, { run_as_user: { value: '2147483648' } }), /run_as_user 2147483648 is out of range/],
+    ['gid past MaxInt32', podConfig({}, { run_as_user: { value: '0' }, run_as_group: { value: '4294967295' } }), /run_as_group 4294967295 is out of range/],
+    ['negative supplemental group', podConfig({}, { supplemental_groups: ['-1'] }), /supplemental_groups\[0\] -1 is out of range/],
+    ['supplemental group past MaxInt32', podConfig({}, { supplemental_groups: ['2147483648'] }), /supplemental_groups\[0\] 2147483648 is out of range/],
     ['unknown seccomp type', podConfig({}, { seccomp: { profile_type: 'X' as 'Localhost', localhost_ref: '' } }), /seccomp\.profile_type "X"/],
     ['hostname over 64 characters', podConfig({ hostname: 'h'.repeat(65) }), /hostname "h+" must be at most 64 characters/],
     ['hostname with a slash', podConfig({ hostname: 'a/b' }), /hostname "a\/b"/],
