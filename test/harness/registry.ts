@@ -1,13 +1,17 @@
 // A real registry for tests: Debian's docker-registry (the CNCF distribution registry) on
 // 127.0.0.1:<free port> with its own temp storage, stopped by PID. Images are pushed with our own
 // small distribution-API client (monolithic blob uploads, manifest PUT) from OCI layout archives.
-import { spawn, type ChildProcess } from 'node:child_process';
+// startRegistryFront puts an auth-demanding, redirecting, header-recording front on another
+// loopback "host" (127.0.0.x), optionally speaking https and http on one port.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
+import https from 'node:https';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Duplex } from 'node:stream';
 import { extract } from 'tar-stream';
 
 export const REGISTRY_BINARY = '/usr/bin/docker-registry';
@@ -230,4 +234,160 @@ export async function pushImage(registryUrl: string, ociArchivePath: string, rep
   const top = (JSON.parse(index.toString('utf8')) as { manifests: Desc[] }).manifests[0];
   await pushTree(top, tag);
   return { mediaType: top.mediaType, digest: top.digest, size: top.size };
+}
+
+/** A self-signed certificate for `ip`, its own CA, written under `dir` (for hosts.toml `ca`). */
+export function selfSignedCert(dir: string, ip = '127.0.0.1'): { certFile: string; cert: string; key: string } {
+  const certFile = join(dir, 'cert.pem');
+  const keyFile = join(dir, 'key.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+      '-subj', `/CN=${ip}`, '-addext', `subjectAltName=IP:${ip}`, '-keyout', keyFile, '-out', certFile,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  return { certFile, cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
+}
+
+/** One request a front received, as it arrived. */
+export interface SeenRequest {
+  scheme: 'http' | 'https';
+  method: string;
+  /** Path and query. */
+  path: string;
+  authorization?: string;
+}
+
+export interface FrontOptions {
+  /** The registry /v2/ requests are forwarded to, e.g. "http://127.0.0.1:5000". */
+  upstream: string;
+  /** Loopback address to listen on: 127.0.0.2 etc. are other hosts. Default 127.0.0.1. */
+  address?: string;
+  /** Serve https (and plain http on the same port, told apart by the first byte). */
+  tls?: { cert: string; key: string };
+  /** Basic credentials demanded of /v2/ requests. */
+  basic?: { username: string; password: string };
+  /**
+   * Bearer tokens demanded of /v2/ requests, served at <realm>: for the basic credentials given,
+   * or to anyone when none are. `realm` defaults to this front's own /token over the scheme asked.
+   */
+  bearer?: { token: string; username?: string; password?: string; realm?: (front: { host: string }) => string };
+  /** Which /v2/ requests must be authorized (default: all). */
+  guard?: (req: SeenRequest) => boolean;
+  /** Where to redirect a request (302) instead of answering it; undefined = answer. */
+  redirect?: (req: SeenRequest, front: { host: string }) => string | undefined;
+}
+
+export interface RegistryFront {
+  /** "http(s)://<address>:<port>". */
+  url: string;
+  /** "<address>:<port>". */
+  host: string;
+  seen: SeenRequest[];
+  close(): Promise<void>;
+}
+
+const basicCredentials = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}`;
+
+/**
+ * `socket` as a plain stream starting with `first` again. TLS reads a net.Socket's handle
+ * directly, past anything unshifted back, so it gets this stream instead.
+ */
+function replayed(socket: Socket, first: Buffer): Duplex {
+  const stream = new Duplex({
+    read: () => void socket.resume(),
+    write: (chunk: Buffer, _enc, done) => void socket.write(chunk, done),
+    final: (done) => void socket.end(done),
+    destroy: (err, done) => {
+      socket.destroy();
+      done(err);
+    },
+  });
+  stream.push(first);
+  socket.on('data', (chunk: Buffer) => {
+    if (!stream.push(chunk)) socket.pause();
+  });
+  socket.on('end', () => stream.push(null));
+  socket.on('error', (err) => stream.destroy(err));
+  return stream;
+}
+
+/** Starts a recording front for `opts.upstream`; `close()` stops it and its connections. */
+export async function startRegistryFront(opts: FrontOptions): Promise<RegistryFront> {
+  const address = opts.address ?? '127.0.0.1';
+  const seen: SeenRequest[] = [];
+  const self = { host: '' };
+  const handle = (scheme: 'http' | 'https') => (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const rec: SeenRequest = { scheme, method: req.method ?? '', path: req.url ?? '/' };
+    if (req.headers.authorization !== undefined) rec.authorization = req.headers.authorization;
+    seen.push(rec);
+    const json = (status: number, headers: http.OutgoingHttpHeaders, doc: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(doc));
+    const unauthorized = (challenge: string, message: string) =>
+      json(401, { 'www-authenticate': challenge }, { errors: [{ code: 'UNAUTHORIZED', message }] });
+    const { bearer, basic } = opts;
+    if (bearer && rec.path.startsWith('/token')) {
+      if (bearer.username !== undefined && rec.authorization !== basicCredentials(bearer.username, bearer.password ?? '')) {
+        return json(401, {}, { details: 'bad credentials' });
+      }
+      return json(200, {}, { token: bearer.token });
+    }
+    const location = opts.redirect?.(rec, self);
+    if (location) return res.writeHead(302, { location }).end();
+    if (rec.path.startsWith('/v2/') && (opts.guard?.(rec) ?? true)) {
+      if (bearer && rec.authorization !== `Bearer ${bearer.token}`) {
+        const realm = bearer.realm?.(self) ?? `${scheme}://${self.host}/token`;
+        return unauthorized(`Bearer realm="${realm}",service="berth-front"`, 'token required');
+      }
+      if (basic && rec.authorization !== basicCredentials(basic.username, basic.password)) {
+        return unauthorized('Basic realm="berth-front"', 'wrong user or password');
+      }
+    }
+    const headers = { ...req.headers };
+    delete headers.authorization;
+    delete headers.host;
+    const upstream = http.request(new URL(rec.path, opts.upstream), { method: req.method, headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  };
+  const plain = http.createServer(handle('http'));
+  const secure = opts.tls ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, handle('https')) : undefined;
+  const sockets = new Set<Socket>();
+  const listener = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    // A TLS ClientHello starts with 0x16; anything else is plain HTTP.
+    socket.once('data', (first: Buffer) => {
+      socket.pause();
+      if (secure && first[0] === 0x16) {
+        secure.emit('connection', replayed(socket, first));
+      } else {
+        socket.unshift(first);
+        plain.emit('connection', socket);
+        socket.resume();
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    listener.once('error', reject);
+    listener.listen(0, address, resolve);
+  });
+  const addr = listener.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  self.host = `${address}:${port}`;
+  return {
+    url: `${opts.tls ? 'https' : 'http'}://${self.host}`,
+    host: self.host,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        listener.close(() => resolve());
+      }),
+  };
 }

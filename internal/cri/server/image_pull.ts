@@ -19,6 +19,7 @@ export function pullAuth(auth: AuthConfig__Output | null): AuthConfig | undefine
   if (auth.auth !== '') out.auth = auth.auth;
   if (auth.identity_token !== '') out.identity_token = auth.identity_token;
   if (auth.registry_token !== '') out.registry_token = auth.registry_token;
+  if (auth.server_address !== '') out.server_address = auth.server_address;
   return Object.keys(out).length > 0 ? out : undefined;
 }
 

@@ -1,8 +1,12 @@
 // Registry authentication: anonymous first; on a 401, answer the WWW-Authenticate challenge —
 // Bearer: fetch a token from the realm (with the user's credentials when given, or exchange an
-// identity token), Basic: send the credentials. Tokens are cached per host and scope for one pull.
-import type { OutgoingHttpHeaders } from 'node:http';
+// identity token), Basic: send the credentials. What a challenge earns is kept per origin
+// (scheme://host:port) for one pull and sent only there: a token got for one host never goes to
+// another. The user's credentials answer only a challenge from the registry they are for
+// (CredentialScope), asked directly — not one a redirect led to — and never travel from an https
+// registry to a plain-http token realm; any other challenge is answered anonymously.
 import { permissionDenied, unavailable } from '../../errdefs/errors';
+import { CredentialScope } from './credential_scope';
 import { readBody, registryMessage, request, type HttpResponse } from './http';
 import type { RegistryHost } from './hosts';
 
@@ -16,6 +20,8 @@ export interface AuthConfig {
   identity_token?: string;
   /** A bearer token sent as is. */
   registry_token?: string;
+  /** The registry these credentials are for (URL or host[:port]); absent = the image's registry. */
+  server_address?: string;
 }
 
 export interface Challenge {
@@ -47,47 +53,84 @@ function credentials(auth: AuthConfig | undefined): { username: string; password
 const basicHeader = (c: { username: string; password: string }) =>
   `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`;
 
+const originOf = (host: RegistryHost) => new URL(`${host.scheme}://${host.host}`).origin;
+
 export class Authorizer {
-  private readonly byHost = new Map<string, string>();
+  /** The Authorization header each origin's challenge was answered with. */
+  private readonly byOrigin = new Map<string, string>();
+  private readonly scope: CredentialScope;
 
-  constructor(private readonly auth: AuthConfig | undefined) {}
-
-  /** Headers to send to `host` (empty until a challenge was answered, except a registry_token). */
-  headers(host: RegistryHost): OutgoingHttpHeaders {
-    const cached = this.byHost.get(host.host);
-    if (cached) return { authorization: cached };
-    if (this.auth?.registry_token) return { authorization: `Bearer ${this.auth.registry_token}` };
-    return {};
+  /** `domain` is the image reference's registry. */
+  constructor(
+    private readonly auth: AuthConfig | undefined,
+    domain: string,
+  ) {
+    this.scope = new CredentialScope(domain, auth?.server_address);
   }
 
   /**
-   * Answers a 401 from `host` for `scope`. Returns false when there is nothing new to try (the
-   * caller then reports the registry's refusal).
+   * The Authorization for one request (or redirect hop) to `url` made for `host`: what `url`'s
+   * origin earned, else a registry_token when `url` is `host` itself and the token is for it.
+   */
+  authorization(host: RegistryHost, url: URL): string | undefined {
+    const earned = this.byOrigin.get(url.origin);
+    if (earned) return earned;
+    if (this.auth?.registry_token && url.origin === originOf(host) && this.scope.allows(host)) {
+      return `Bearer ${this.auth.registry_token}`;
+    }
+    return undefined;
+  }
+
+  /**
+   * Answers a 401 that `res` brought from a request for `host` (res.url may be where a redirect
+   * led). Returns false when there is nothing new to try (the caller then reports the refusal).
    */
   async answer(host: RegistryHost, res: HttpResponse, scope: string): Promise<boolean> {
     const header = res.headers['www-authenticate'];
     const challenge = parseChallenge(Array.isArray(header) ? header[0] : (header ?? ''));
-    const previous = this.byHost.get(host.host);
+    const origin = res.url.origin;
+    const auth = !res.leftOrigin && this.scope.allows(host) ? this.auth : undefined;
+    const previous = this.byOrigin.get(origin);
     let next: string | undefined;
     if (challenge?.scheme === 'basic') {
-      const c = credentials(this.auth);
+      const c = credentials(auth);
       if (c) next = basicHeader(c);
     } else if (challenge?.scheme === 'bearer' && challenge.params.realm) {
-      next = `Bearer ${await this.fetchToken(host, challenge.params, scope)}`;
+      next = `Bearer ${await this.fetchToken(host, res.url, auth, challenge.params, scope)}`;
     }
     if (!next || next === previous) return false;
-    this.byHost.set(host.host, next);
+    this.byOrigin.set(origin, next);
     return true;
   }
 
-  private async fetchToken(host: RegistryHost, params: Record<string, string>, scope: string): Promise<string> {
-    const realm = new URL(params.realm);
-    const c = credentials(this.auth);
+  /** A token from the realm `challenger` named; `auth` is undefined for an anonymous one. */
+  private async fetchToken(
+    host: RegistryHost,
+    challenger: URL,
+    auth: AuthConfig | undefined,
+    params: Record<string, string>,
+    scope: string,
+  ): Promise<string> {
+    let realm: URL;
+    try {
+      realm = new URL(params.realm);
+    } catch {
+      throw unavailable(`registry ${challenger.host}: bad token realm ${JSON.stringify(params.realm)}`);
+    }
+    if (realm.protocol !== 'http:' && realm.protocol !== 'https:') {
+      throw unavailable(`registry ${challenger.host}: unsupported token realm scheme ${realm.protocol}`);
+    }
+    const c = credentials(auth);
+    if ((c || auth?.identity_token) && challenger.protocol === 'https:' && realm.protocol === 'http:') {
+      throw permissionDenied(
+        `registry ${challenger.host}: refusing to send credentials to token realm ${realm.origin} over plain http`,
+      );
+    }
     let res: HttpResponse;
-    if (this.auth?.identity_token) {
+    if (auth?.identity_token) {
       const form = new URLSearchParams({
         grant_type: 'refresh_token',
-        refresh_token: this.auth.identity_token,
+        refresh_token: auth.identity_token,
         client_id: 'berth',
         scope,
         ...(params.service ? { service: params.service } : {}),
@@ -108,7 +151,7 @@ export class Authorizer {
     }
     if (res.status !== 200) {
       const msg = await registryMessage(res);
-      throw permissionDenied(`registry ${host.host}: token server ${realm.host} refused ${scope}: ${msg}`);
+      throw permissionDenied(`registry ${challenger.host}: token server ${realm.host} refused ${scope}: ${msg}`);
     }
     const body = await readBody(res, 1 << 20);
     let token: string | undefined;
@@ -118,7 +161,7 @@ export class Authorizer {
     } catch {
       // handled below
     }
-    if (!token) throw unavailable(`registry ${host.host}: token server ${realm.host} answered without a token`);
+    if (!token) throw unavailable(`registry ${challenger.host}: token server ${realm.host} answered without a token`);
     return token;
   }
 }

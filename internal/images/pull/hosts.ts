@@ -21,6 +21,8 @@ export interface RegistryHost {
   /** PEM CA files to trust (in addition to the system ones). */
   caFiles: string[];
   headers: Record<string, string>;
+  /** A [host] entry of hosts.toml, as opposed to the domain's upstream (`server` or the default). */
+  mirror: boolean;
 }
 
 const ALL: readonly Capability[] = ['pull', 'resolve', 'push'];
@@ -41,6 +43,7 @@ export function defaultHost(domain: string): RegistryHost {
     skipVerify: false,
     caFiles: [],
     headers: {},
+    mirror: false,
   };
 }
 
@@ -55,7 +58,7 @@ function hostDirs(configPath: string, domain: string): string[] {
 
 type Table = Record<string, unknown>;
 
-function parseHostEntry(url: string, entry: Table, file: string): RegistryHost {
+function parseHostEntry(url: string, entry: Table, file: string, mirror: boolean): RegistryHost {
   const bad = (why: string) => invalidArgument(`${file}: host ${JSON.stringify(url)}: ${why}`);
   let u: URL;
   try {
@@ -83,6 +86,7 @@ function parseHostEntry(url: string, entry: Table, file: string): RegistryHost {
     skipVerify: entry.skip_verify === true,
     caFiles: ca.map(String),
     headers,
+    mirror,
   };
 }
 
@@ -96,9 +100,10 @@ export function parseHostsToml(text: string, domain: string, file: string): Regi
   }
   const hosts: RegistryHost[] = [];
   const table = (doc.host ?? {}) as Table;
-  for (const [url, entry] of Object.entries(table)) hosts.push(parseHostEntry(url, entry as Table, file));
+  for (const [url, entry] of Object.entries(table)) hosts.push(parseHostEntry(url, entry as Table, file, true));
   // `server` is the upstream, tried last; its top-level options (skip_verify, ca, ...) apply to it.
-  hosts.push(typeof doc.server === 'string' ? parseHostEntry(doc.server, { ...doc, capabilities: undefined }, file) : defaultHost(domain));
+  const upstream = { ...doc, capabilities: undefined };
+  hosts.push(typeof doc.server === 'string' ? parseHostEntry(doc.server, upstream, file, false) : defaultHost(domain));
   return hosts;
 }
 

@@ -1,6 +1,8 @@
-// The HTTP transport for registries: node:http / node:https, redirects followed (Authorization
-// dropped when the host changes, as blob storage redirects must not see registry credentials),
-// network failures mapped to Unavailable naming the host.
+// The HTTP transport for registries: node:http / node:https, redirects followed, network failures
+// mapped to Unavailable naming the host. Authorization is chosen per hop for that hop's origin
+// (scheme://host:port), as containerd re-authorizes each redirect: blob storage a registry
+// redirects to never sees the registry's credentials, and neither does an https→http downgrade
+// (followed, as Go's client does, but with nothing secret on it).
 import { readFileSync } from 'node:fs';
 import http, { type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
@@ -17,13 +19,23 @@ export interface HttpResponse {
   body: IncomingMessage;
   /** The URL that answered (after redirects). */
   url: URL;
+  /** A redirect led away from the first URL's origin (even if a later one came back). */
+  leftOrigin: boolean;
 }
 
 export interface RequestOptions {
   method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: OutgoingHttpHeaders;
   body?: Buffer;
+  /**
+   * The Authorization for each hop, asked with the hop's URL. An authorization in `headers` goes
+   * only to the first URL's origin.
+   */
+  authorize?: (url: URL) => string | undefined;
 }
+
+const withoutAuthorization = (headers: OutgoingHttpHeaders): OutgoingHttpHeaders =>
+  Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'authorization'));
 
 const agents = new Map<string, https.Agent>();
 
@@ -59,22 +71,24 @@ function once(url: URL, opts: RequestOptions, host: RegistryHost | undefined): P
 /** Sends a request, following redirects. The caller must consume or destroy `body`. */
 export async function request(url: URL, opts: RequestOptions = {}, host?: RegistryHost): Promise<HttpResponse> {
   let current = url;
-  let headers: OutgoingHttpHeaders = { ...opts.headers };
+  let leftOrigin = false;
   for (let hop = 0; ; hop++) {
+    let headers: OutgoingHttpHeaders = leftOrigin ? withoutAuthorization(opts.headers ?? {}) : { ...opts.headers };
+    const authorization = opts.authorize?.(current);
+    if (authorization) headers = { ...withoutAuthorization(headers), authorization };
     const res = await once(current, { ...opts, headers }, host);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
     if (![301, 302, 303, 307, 308].includes(status) || !location) {
-      return { status, headers: res.headers, body: res, url: current };
+      return { status, headers: res.headers, body: res, url: current, leftOrigin };
     }
     res.resume();
     if (hop >= MAX_REDIRECTS) throw unavailable(`registry ${url.host}: too many redirects`);
-    const next = new URL(location, current);
-    if (next.host !== current.host) {
-      // Signed storage URLs carry their own credentials; ours must not leak to them.
-      headers = Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'authorization'));
+    current = new URL(location, current);
+    if (current.protocol !== 'http:' && current.protocol !== 'https:') {
+      throw unavailable(`registry ${url.host}: redirect to unsupported scheme ${current.protocol}`);
     }
-    current = next;
+    leftOrigin ||= current.origin !== url.origin;
   }
 }
 

@@ -6,6 +6,7 @@
 import type { Descriptor, ContentLease } from '../../content/types';
 import { wrap } from '../../errdefs/errors';
 import { silentLogger } from '../../log/logger';
+import { checkDocumentSize, MAX_CONFIG_BYTES, MAX_MANIFEST_BYTES, readDocument } from '../document';
 import { collectGarbage } from '../gc';
 import type { ImageDeps, UnpackFn } from '../import';
 import { isIndexType, parseIndex, parseManifest } from '../oci';
@@ -63,7 +64,8 @@ export class Puller {
     const { content, images } = this.opts;
     const log = (this.opts.logger ?? silentLogger).with({ image: name });
     const platform = this.opts.platform ?? hostPlatform();
-    const client = new RegistryClient(resolveHosts(this.opts.configPath, ref.domain), ref.path, new Authorizer(opts.auth));
+    const authorizer = new Authorizer(opts.auth, ref.domain);
+    const client = new RegistryClient(resolveHosts(this.opts.configPath, ref.domain), ref.path, authorizer);
     const lease = content.lease();
     try {
       const root = await client.resolve(objectOf(ref));
@@ -74,10 +76,14 @@ export class Puller {
       for (let depth = 0; isIndexType(desc.mediaType); depth++) {
         if (depth >= 4) throw wrap(new Error('indexes nested too deeply'), `pull ${name}`);
         desc = selectManifest(parseIndex(`index ${desc.digest}`, data), platform, `image ${name}: index ${desc.digest}`);
-        data = (await content.has(desc.digest)) ? await content.readBytes(desc.digest) : await client.fetchManifest(desc);
+        data = (await content.has(desc.digest))
+          ? await readDocument(content, desc, MAX_MANIFEST_BYTES, `image ${name}: manifest ${desc.digest}`)
+          : await client.fetchManifest(desc);
         await content.writeBytes(desc, data, lease);
       }
       const manifest = parseManifest(`image ${name}: manifest ${desc.digest}`, data);
+      // Refused before it is downloaded: the config is read whole into memory to be parsed.
+      checkDocumentSize(`image ${name}: config ${manifest.config.digest}`, manifest.config.size, MAX_CONFIG_BYTES);
       // The config first: its diff IDs let the unpack start while the layers download, each
       // layer's extraction waiting only for its own blob.
       await this.fetchBlob(client, manifest.config, lease);

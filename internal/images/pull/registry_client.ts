@@ -72,7 +72,8 @@ export class RegistryClient {
   private async send(host: RegistryHost, suffix: string, headers: Record<string, string>): Promise<HttpResponse> {
     const url = new URL(`${host.scheme}://${host.host}${host.path}/${this.repository}/${suffix}`);
     const scope = `repository:${this.repository}:pull`;
-    const go = () => request(url, { headers: { ...host.headers, ...headers, ...this.authorizer.headers(host) } }, host);
+    const authorize = (hop: URL) => this.authorizer.authorization(host, hop);
+    const go = () => request(url, { headers: { ...host.headers, ...headers }, authorize }, host);
     let res = await go();
     if (res.status === 401 && (await this.authorizer.answer(host, res, scope))) {
       res.body.resume();
