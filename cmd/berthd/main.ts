@@ -3,7 +3,9 @@ import { parseArgs } from 'node:util';
 import { applyFlags, loadConfig } from '../../internal/config';
 import { messageOf } from '../../internal/errdefs/errors';
 import { createLogger } from '../../internal/log/logger';
+import { installCrashPolicy } from './crash_policy';
 import { createDaemon } from './daemon';
+import { injectFaultFromEnv } from './fault_injection';
 
 const USAGE = `usage: berthd [--config FILE] [--address SOCK] [--root DIR] [--state DIR] [--log-level LEVEL]
 
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
   }
 
   const logger = createLogger({ level: config.log_level });
+  installCrashPolicy(logger);
   const daemon = createDaemon(config, { logger });
   try {
     await daemon.start();
@@ -83,6 +86,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  injectFaultFromEnv();
 }
 
 void main();

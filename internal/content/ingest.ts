@@ -1,10 +1,14 @@
 // One verified write: stream into a temp file under ingest/, hashing and counting as bytes
-// arrive, fsync, then rename into place. Any failure deletes the temp file.
+// arrive, fsync, then rename into place. Any failure (a full disk: ResourceExhausted) deletes the
+// temp file, so nothing partial is left under ingest/ or blobs/.
 import { createHash, randomBytes } from 'node:crypto';
 import { open, rename, rm, chmod, access } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ContentInfo } from './types';
-import { BerthError, failedPrecondition, wrap } from '../errdefs/errors';
+import { BerthError, failedPrecondition, resourceExhausted, wrap } from '../errdefs/errors';
+
+// The disk (or the quota) is full: the caller's fault no more than ours; retried once space is freed.
+const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
 
 export interface IngestCheck {
   digest: string;
@@ -73,6 +77,9 @@ export async function writeVerified(
   } catch (err) {
     await rm(tmp, { force: true });
     if (err instanceof BerthError) throw err;
+    if (NO_SPACE.has((err as NodeJS.ErrnoException).code ?? '')) {
+      throw resourceExhausted(`ingest ${what}: ${(err as Error).message}`, err);
+    }
     throw wrap(err, `ingest ${what}`);
   }
 }

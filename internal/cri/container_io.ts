@@ -7,7 +7,8 @@
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { TaskIO, type StdioPaths } from '../cio/task_io';
-import { failedPrecondition } from '../errdefs/errors';
+import { failedPrecondition, messageOf } from '../errdefs/errors';
+import { silentLogger, type Logger } from '../log/logger';
 import { CriLogFile, redirectToLog, type LogStream } from './io/log_writer';
 
 export interface ContainerIOOptions {
@@ -20,6 +21,8 @@ export interface ContainerIOOptions {
   logPath: string;
   /** max_container_log_line_size; <= 0 means no limit. */
   maxLineSize: number;
+  /** Where failed log writes are reported (rate-limited). */
+  logger?: Logger;
 }
 
 export type OutputListener = (stream: LogStream, chunk: Buffer) => void;
@@ -27,16 +30,27 @@ export type OutputListener = (stream: LogStream, chunk: Buffer) => void;
 export class ContainerIO {
   private readonly listeners = new Set<OutputListener>();
   private readonly drainedAll: Promise<void>;
+  /** Attach clients currently holding the output (holdOutput). */
+  private holds = 0;
 
   private constructor(
     private readonly io: TaskIO,
     private readonly log: CriLogFile | undefined,
     maxLineSize: number,
+    logger: Logger,
   ) {
     const copies: Promise<void>[] = [io.done()];
     for (const [name, source] of this.outputs()) {
       source.on('data', (chunk: Buffer) => {
-        for (const l of this.listeners) l(name, chunk);
+        for (const l of this.listeners) {
+          try {
+            l(name, chunk);
+          } catch (err) {
+            // One broken attach session must not stop the copy into the log (or take berthd down).
+            logger.warn('output listener failed; detaching it', { error: messageOf(err) });
+            this.listeners.delete(l);
+          }
+        }
       });
       if (log) copies.push(redirectToLog(source, log, name, maxLineSize));
       else source.resume(); // nobody keeps the output, but the process must never block on a full pipe
@@ -48,8 +62,8 @@ export class ContainerIO {
   static create(opts: ContainerIOOptions): ContainerIO {
     const io = TaskIO.create(opts.dir, opts.id, { stdin: opts.stdin, stdout: true, stderr: true, terminal: opts.tty });
     try {
-      const log = opts.logPath === '' ? undefined : new CriLogFile(opts.logPath);
-      return new ContainerIO(io, log, opts.maxLineSize);
+      const log = opts.logPath === '' ? undefined : new CriLogFile(opts.logPath, { logger: opts.logger });
+      return new ContainerIO(io, log, opts.maxLineSize, opts.logger ?? silentLogger);
     } catch (err) {
       io.remove();
       throw err;
@@ -70,8 +84,10 @@ export class ContainerIO {
     };
     const io = TaskIO.attach(opts.dir, paths);
     try {
-      const log = opts.logPath === '' ? undefined : new CriLogFile(opts.logPath);
-      return new ContainerIO(io, log, opts.maxLineSize);
+      // The task runs on and writes its FIFOs: keep draining even when the log cannot be opened
+      // now (a full disk), retrying the open as output arrives.
+      const log = opts.logPath === '' ? undefined : new CriLogFile(opts.logPath, { logger: opts.logger, mustOpen: false });
+      return new ContainerIO(io, log, opts.maxLineSize, opts.logger ?? silentLogger);
     } catch (err) {
       io.close();
       throw err;
@@ -103,6 +119,21 @@ export class ContainerIO {
   addOutputListener(listener: OutputListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Stops reading the container's output until the returned release is called (idempotent): an
+   * attach client that fell behind holds the output, as containerd's attach does, so what it has
+   * not taken yet never piles up in berthd; the process blocks on a full pipe meanwhile.
+   */
+  holdOutput(): () => void {
+    if (this.holds++ === 0) for (const [, source] of this.outputs()) source.pause();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.holds === 0) for (const [, source] of this.outputs()) source.resume();
+    };
   }
 
   /** Kubelet rotated the log file: write to a new file at the same path. */

@@ -60,6 +60,7 @@ function containerIOOptions(svc: CriService, container: Container): ContainerIOO
     tty: m.config.tty,
     logPath: m.logPath,
     maxLineSize: svc.config.cri.max_container_log_line_size,
+    logger: svc.logger.with({ containerId: container.id }),
   };
 }
 

@@ -2,9 +2,9 @@
 // the snapshots table. Creation happens in a temp dir renamed into place inside the row's
 // transaction, so a crash leaves either both or an orphan dir that cleanup() sweeps.
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { alreadyExists, failedPrecondition, invalidArgument, notFound } from '../../errdefs/errors';
+import { alreadyExists, failedPrecondition, invalidArgument, kindOf, notFound } from '../../errdefs/errors';
 import type { Logger } from '../../log/logger';
 import { silentLogger } from '../../log/logger';
 import { Trash } from '../../trash/trash';
@@ -114,12 +114,27 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
   }
 
   async remove(key: string): Promise<void> {
-    const row = this.store.db.tx(() => {
-      const found = this.store.mustGet(key);
-      if (this.store.hasChildren(key)) throw failedPrecondition(`cannot remove snapshot ${JSON.stringify(key)}: other snapshots have it as parent`);
-      this.store.delete(key);
-      return found;
-    });
+    const deleteRow = () =>
+      this.store.db.tx(() => {
+        const found = this.store.mustGet(key);
+        if (this.store.hasChildren(key)) throw failedPrecondition(`cannot remove snapshot ${JSON.stringify(key)}: other snapshots have it as parent`);
+        this.store.delete(key);
+        return found;
+      });
+    let row: SnapshotRow;
+    try {
+      row = deleteRow();
+    } catch (err) {
+      // The disk is so full that SQLite cannot log the delete — typically because this very
+      // snapshot's unpack or container filled it. An active or view snapshot is being thrown away:
+      // its files go first to make the room, then the row. (A crash in between leaves an empty
+      // snapshot, which its owner was removing anyway; a committed layer is never emptied first.)
+      const found = this.store.get(key);
+      if (kindOf(err) !== 'ResourceExhausted' || !found || found.kind === 'committed') throw err;
+      this.logger.warn('disk full: emptying snapshot before removing its record', { key });
+      await Promise.all([this.paths.upper(found.id), this.paths.work(found.id)].map(emptyDir));
+      row = deleteRow();
+    }
     this.removeDir(row.id);
   }
 
@@ -150,6 +165,7 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
   private create(kind: Kind, key: string, parent: string, opts: SnapshotOptions): Mount[] {
     if (key === '') throw invalidArgument(`${kind === 'view' ? 'view' : 'prepare'}: snapshot key must not be empty`);
     const temp = mkdtempSync(join(this.dir, TEMP_PREFIX));
+    let placed: string | undefined;
     try {
       mkdirSync(join(temp, 'fs'), 0o755);
       if (kind === 'active') mkdirSync(join(temp, 'work'), 0o711);
@@ -162,10 +178,12 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
         const row: SnapshotRow = { key, id, kind, parent: parentRow ? parentRow.key : null, labels: JSON.stringify(opts.labels ?? {}), created_at: now, updated_at: now };
         this.store.insert(row);
         renameSync(temp, join(this.dir, String(id))); // last: a failure here rolls the row back
+        placed = join(this.dir, String(id));
         return mountsFor(kind, id, this.store.parentIds(row.parent), this.paths, this.indexOff);
       });
     } catch (err) {
-      rmSync(temp, { recursive: true, force: true });
+      // The commit itself can fail after the rename (SQLITE_FULL): the row is gone, so is its dir.
+      rmSync(placed ?? temp, { recursive: true, force: true });
       throw err;
     }
   }
@@ -210,4 +228,10 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
   drain(): Promise<void> {
     return this.trash.drain();
   }
+}
+
+/** Removes what is inside `dir`, keeping `dir` itself; missing is fine. */
+async function emptyDir(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(names.map((n) => rm(join(dir, n), { recursive: true, force: true })));
 }

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalContentStore } from '../../../internal/content/local';
 import { sha256Digest } from '../../../internal/content/digest';
+import { randomBytes } from 'node:crypto';
 import { kindOf } from '../../../internal/errdefs/errors';
+import { mountTmpfs, unmountTmpfs } from '../../harness/tmpfs';
 
 async function* chunks(data: Buffer, size = 7): AsyncGenerator<Buffer> {
   for (let i = 0; i < data.length; i += size) {
@@ -104,10 +106,22 @@ describe('LocalContentStore', () => {
   it('a second ingest retries with its own source when the first one fails', async () => {
     const data = Buffer.from('the real bytes');
     const digest = sha256Digest(data);
-    const bad = store.ingest({ digest }, chunks(Buffer.from('tampered bytes')));
+    // The first ingest must be the one writing: its source is read only once it is registered as
+    // the ingest under way, so the second starts after that (whichever `stat` ends first) and
+    // either waits for it or, once it failed, writes its own.
+    let reading!: () => void;
+    const firstReading = new Promise<void>((r) => (reading = r));
+    async function* tampered(): AsyncGenerator<Buffer> {
+      reading();
+      yield* chunks(Buffer.from('tampered bytes'));
+    }
+    const bad = store.ingest({ digest }, tampered());
+    await firstReading;
     const good = store.ingest({ digest }, chunks(data));
     await expect(bad).rejects.toThrow(/digest mismatch/);
     await expect(good).resolves.toMatchObject({ digest });
+    expect(await store.readBytes(digest)).toEqual(data);
+    expect(ingestFiles()).toEqual([]);
   });
 
   it('ingestComputed stores under the digest it computes', async () => {
@@ -147,5 +161,57 @@ describe('LocalContentStore', () => {
     });
     expect(removed).toEqual([]);
     expect(await store.has(sha256Digest(data))).toBe(true);
+  });
+});
+
+describe('LocalContentStore on a full disk', () => {
+  let dir: string;
+  let root: string;
+  let store: LocalContentStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'berth-content-full-'));
+    root = join(dir, 'root');
+    mountTmpfs(root, '256k');
+    store = new LocalContentStore(root);
+  });
+  afterEach(() => {
+    unmountTmpfs(root);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const left = () => ({
+    ingest: readdirSync(join(root, 'content', 'ingest')),
+    blobs: readdirSync(join(root, 'content', 'blobs', 'sha256')),
+  });
+
+  it('an ingest that runs out of space fails with ResourceExhausted, leaves no partial blob, and succeeds once space is freed', async () => {
+    const data = randomBytes(160 * 1024);
+    const digest = sha256Digest(data);
+    const filler = join(root, 'filler');
+    writeFileSync(filler, Buffer.alloc(128 * 1024));
+    const err = await store.ingest({ digest, size: data.length }, chunks(data, 16 * 1024)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(kindOf(err)).toBe('ResourceExhausted');
+    expect(String(err)).toContain(digest);
+    expect(String(err)).toMatch(/ENOSPC/);
+    expect(left()).toEqual({ ingest: [], blobs: [] });
+    expect(await store.has(digest)).toBe(false);
+
+    rmSync(filler);
+    await expect(store.ingest({ digest, size: data.length }, chunks(data, 16 * 1024))).resolves.toMatchObject({ digest });
+    expect(await store.readBytes(digest)).toEqual(data);
+    expect(left().ingest).toEqual([]);
+  });
+
+  it('ingestComputed on a full disk fails the same way and leaves nothing', async () => {
+    writeFileSync(join(root, 'filler'), Buffer.alloc(200 * 1024));
+    const err = await store.ingestComputed(chunks(randomBytes(100 * 1024), 16 * 1024)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(kindOf(err)).toBe('ResourceExhausted');
+    expect(left()).toEqual({ ingest: [], blobs: [] });
   });
 });

@@ -1,9 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, renameSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { CriLogFile, redirectToLog } from '../../../internal/cri/io/log_writer';
+import { CriLogFile, OPEN_RETRY_MS, redirectToLog } from '../../../internal/cri/io/log_writer';
 import { rfc3339Nano } from '../../../internal/cri/io/log_timestamp';
+import { REPORT_INTERVAL_MS } from '../../../internal/cri/io/write_errors';
+import { createLogger } from '../../../internal/log/logger';
+import { fillUp, mountTmpfs, unmountTmpfs } from '../../harness/tmpfs';
 
 const RECORD = /^(\S+) (stdout|stderr) ([PF]) (.*)$/;
 
@@ -52,5 +55,88 @@ describe('CRI log file', () => {
     expect(rfc3339Nano(new Date('2024-01-02T03:04:05.120Z'), 0)).toBe('2024-01-02T03:04:05.12Z');
     expect(rfc3339Nano(new Date('2024-01-02T03:04:05.000Z'), 0)).toBe('2024-01-02T03:04:05Z');
     expect(rfc3339Nano(new Date('2024-01-02T03:04:05.000Z'), 5)).toBe('2024-01-02T03:04:05.000000005Z');
+  });
+});
+
+/** A logger that keeps its lines, and a clock the test moves. */
+function captured() {
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = createLogger({ level: 'debug', write: (l) => lines.push(JSON.parse(l) as Record<string, unknown>) });
+  const clock = { t: 1_000_000 };
+  return { lines, logger, clock, now: () => clock.t, msgs: (level: string) => lines.filter((l) => l.level === level) };
+}
+
+describe('CRI log file on a full disk', () => {
+  let dir: string;
+  let mnt: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'berth-log-full-'));
+    mnt = join(dir, 'mnt');
+    mountTmpfs(mnt, '64k');
+  });
+  afterEach(() => {
+    unmountTmpfs(mnt);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('drops what does not fit, keeps draining, leaves only whole records, and writes again once space is freed', async () => {
+    const path = join(mnt, '0.log');
+    const log = captured();
+    const filler = fillUp(mnt, 'filler');
+    rmSync(filler);
+    writeFileSync(filler, Buffer.alloc(32 * 1024)); // half the disk: the log fills the rest
+    const file = new CriLogFile(path, { logger: log.logger, now: log.now });
+    const out = new PassThrough();
+    const copied = redirectToLog(out, file, 'stdout', 0);
+    const line = (i: number) => `line ${String(i).padStart(6, '0')} ${'x'.repeat(90)}\n`;
+    for (let i = 0; i < 2000; i++) out.write(line(i)); // 200 KiB: far more than the disk holds
+    // Draining never stopped: every chunk was consumed, nothing waits in the stream's buffer.
+    await new Promise((r) => setImmediate(r));
+    expect(out.readableLength).toBe(0);
+    const full = readFileSync(path, 'utf8');
+    const records = full.split('\n');
+    expect(records.pop()).toBe(''); // ends with a newline: no record cut in half at the end
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.length).toBeLessThan(2000);
+    for (const r of records) expect(r).toMatch(/^\S+ stdout F line \d{6} x{90}$/);
+    // One error line for the whole episode (the clock did not move), naming the errno.
+    expect(log.msgs('error')).toHaveLength(1);
+    expect(log.msgs('error')[0]).toMatchObject({ path, code: 'ENOSPC' });
+
+    log.clock.t += REPORT_INTERVAL_MS;
+    out.write(line(2000));
+    expect(log.msgs('error')).toHaveLength(2);
+    expect(log.msgs('error')[1]!.droppedRecords).toBeGreaterThan(0);
+
+    rmSync(filler);
+    out.end('after the space came back\n');
+    await copied;
+    file.close();
+    const after = readFileSync(path, 'utf8');
+    expect(after.startsWith(full)).toBe(true);
+    expect(after.slice(full.length)).toMatch(/^\S+ stdout F after the space came back\n$/);
+    expect(log.msgs('warn')).toEqual([expect.objectContaining({ msg: 'container log writable again', path })]);
+  });
+
+  it('a reopen that fails leaves output dropped, and the open is retried as output arrives', () => {
+    const podDir = join(mnt, 'pod');
+    const path = join(podDir, 'c', '0.log');
+    const log = captured();
+    const file = new CriLogFile(path, { logger: log.logger, now: log.now });
+    file.writeRecord('stdout', 'F', Buffer.from('before'));
+    // kubelet rotated the file away, and the directory is no longer usable.
+    renameSync(podDir, join(mnt, 'rotated'));
+    writeFileSync(podDir, 'not a directory');
+    expect(() => file.reopen()).toThrow(/ENOTDIR|EEXIST/);
+    file.writeRecord('stdout', 'F', Buffer.from('dropped'));
+    rmSync(podDir);
+    mkdirSync(join(podDir, 'c'), { recursive: true });
+    file.writeRecord('stdout', 'F', Buffer.from('too soon to retry'));
+    log.clock.t += OPEN_RETRY_MS;
+    file.writeRecord('stdout', 'F', Buffer.from('after'));
+    file.close();
+    expect(readFileSync(join(mnt, 'rotated', 'c', '0.log'), 'utf8')).toMatch(/^\S+ stdout F before\n$/);
+    expect(readFileSync(path, 'utf8')).toMatch(/^\S+ stdout F after\n$/);
+    expect(log.msgs('error')).toHaveLength(1);
   });
 });

@@ -1,0 +1,29 @@
+// What a failed metadata write means to the caller. SQLITE_FULL (the root's disk is full) rolls the
+// transaction back and is answered as ResourceExhausted. A transaction that could not even be
+// rolled back leaves the connection inside it: every later write would join the broken one, so
+// that is the one metadata failure berthd does not survive (see cmd/berthd/crash_policy.ts).
+import { BerthError, resourceExhausted } from '../errdefs/errors';
+
+/** The connection is stuck in a transaction that neither committed nor rolled back. */
+export class DatabaseStateError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DatabaseStateError';
+  }
+}
+
+/** better-sqlite3's SqliteError code (SQLITE_FULL, SQLITE_IOERR_WRITE, ...), if err is one. */
+export function sqliteCode(err: unknown): string | undefined {
+  if (!(err instanceof Error) || err.name !== 'SqliteError') return undefined;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** A rolled-back write failure as the RPC should report it. */
+export function writeFailure(err: unknown): unknown {
+  if (err instanceof BerthError) return err;
+  if (sqliteCode(err) === 'SQLITE_FULL') {
+    return resourceExhausted(`metadata database: no space left on the root's disk: ${(err as Error).message}`, err);
+  }
+  return err;
+}
