@@ -6,7 +6,9 @@
         "internal/sys/src/addon.c",
         "internal/sys/src/fs.c",
         "internal/sys/src/netns.c",
-        "internal/sys/src/spawn.c"
+        "internal/sys/src/spawn.c",
+        "internal/sys/src/sock.c",
+        "internal/sys/src/fsat.c"
       ],
       "cflags": ["-Wall", "-Wextra", "-O2", "-D_GNU_SOURCE"]
     }

@@ -13,6 +13,12 @@ export interface ApplyOptions {
   expectedDiffID?: string;
   /** Default "overlay": whiteouts stored as overlayfs does (for an empty per-layer directory). */
   whiteouts?: WhiteoutMode;
+  /**
+   * Bound on the paths apply remembers until the layer's end (directories, implied parents, and
+   * in "remove" mode every written path); past it the layer is refused. Default
+   * MAX_REMEMBERED_PATHS.
+   */
+  maxRememberedPaths?: number;
 }
 
 export interface ApplyResult {
@@ -41,10 +47,11 @@ export async function applyLayer(target: string, source: AsyncIterable<Buffer | 
   const { stream, compression } = await decompressed(source);
   const hash = createHash('sha256');
   let size = 0;
-  const writer = new EntryWriter(target, opts.whiteouts ?? 'overlay');
-  const parser = new TarParser(writer);
+  let writer: EntryWriter | undefined;
   let impliedDirs: string[];
   try {
+    writer = new EntryWriter(target, { whiteouts: opts.whiteouts ?? 'overlay', maxRememberedPaths: opts.maxRememberedPaths });
+    const parser = new TarParser(writer);
     let sliceStart = performance.now();
     // Reading goes on after the end-of-archive blocks: those bytes count toward the diffID too.
     for await (const chunk of stream) {
@@ -62,10 +69,11 @@ export async function applyLayer(target: string, source: AsyncIterable<Buffer | 
     parser.end();
     impliedDirs = writer.finish();
   } catch (err) {
-    writer.abort();
     stream.destroy();
     if (err instanceof BerthError) throw err;
     throw invalidArgument(`apply layer to ${target}: ${messageOf(err)}`, err);
+  } finally {
+    writer?.close();
   }
   const diffID = `sha256:${hash.digest('hex')}`;
   if (opts.expectedDiffID !== undefined && opts.expectedDiffID !== diffID) {

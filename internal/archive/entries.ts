@@ -1,14 +1,34 @@
 // Writes tar entries into a directory tree, one at a time and synchronously: files, dirs, links,
-// devices, FIFOs and whiteouts. Every path goes through paths.ts first, so nothing lands outside
-// the root. Synchronous on purpose: layer apply is thousands of tiny system calls, and each trip
-// through the thread pool cost more than the call itself; applyLayer slices the work so the
-// event loop still turns.
-import { closeSync, lchownSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, symlinkSync, writeSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
-import { BerthError, internal, invalidArgument, messageOf } from '../errdefs/errors';
-import * as sys from '../sys/fs';
-import { applyFileAttributes, applyOwnerModeXattrs, applyTimes, entryTimes, type EntryTimes } from './attributes';
-import { cleanEntryName, resolveDir } from './paths';
+// devices, FIFOs and whiteouts. Every operation is relative to an open directory reached through
+// paths.ts, and names a single component it never follows, so nothing lands outside the root even
+// after an entry replaced a parent by a symlink. What is remembered for later (implied parents,
+// directory times, written paths) is forgotten at and below every path an entry replaces.
+// Synchronous on purpose: layer apply is thousands of tiny system calls, and each trip through the
+// thread pool cost more than the call itself; applyLayer slices the work so the event loop turns.
+import { closeSync, constants, openSync, readdirSync, writeSync } from 'node:fs';
+import { BerthError, internal, invalidArgument, messageOf, resourceExhausted } from '../errdefs/errors';
+import { errnoCode } from '../sys/fs';
+import {
+  createFileAt,
+  fchownAt,
+  isDirectoryMode,
+  linkAt,
+  mkdirAt,
+  mknodAt,
+  openDirAt,
+  openDirBeneath,
+  removeAt,
+  S_IFBLK,
+  S_IFCHR,
+  S_IFIFO,
+  setxattrAt,
+  statAt,
+  symlinkAt,
+} from '../sys/fsat';
+import { applyOwnerModeXattrs, applyTimes, entryTimes } from './attributes';
+import { DirCache, type OpenDir } from './dir_cache';
+import { cleanEntryName, DirResolver } from './paths';
+import { MAX_REMEMBERED_PATHS, PathTree, type PathNode } from './path_tree';
 import type { TarHeader } from './tar_header';
 import type { EntryBody, TarSink } from './tar_reader';
 
@@ -25,26 +45,26 @@ export const WHITEOUT_META_PREFIX = '.wh..wh.';
 export const WHITEOUT_OPAQUE = '.wh..wh..opq';
 export const OVERLAY_OPAQUE_XATTR = 'trusted.overlay.opaque';
 
-function lstatOrUndefined(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch (err) {
-    if (sys.errnoCode(err) === 'ENOENT') return undefined;
-    throw err;
-  }
-}
+const NOT_A_DIRECTORY = new Set(['ELOOP', 'ENOTDIR']);
+const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
 
-/** Entry errors that are not already ours become Internal, naming the entry. */
+/**
+ * Entry errors that are not already ours become ResourceExhausted (a full disk) or Internal,
+ * naming the entry and the errno code.
+ */
 function entryError(name: string, err: unknown): BerthError {
   if (err instanceof BerthError) return err;
-  return internal(`layer entry "${name}": ${messageOf(err)}`, err);
+  const code = errnoCode(err);
+  // Errors of node:fs may come from another realm (jest's sandbox), where instanceof Error fails.
+  const message = typeof (err as { message?: unknown } | null)?.message === 'string' ? (err as Error).message : messageOf(err);
+  const text = `layer entry "${name}": ${code !== undefined && !message.includes(code) ? `${code}: ` : ''}${message}`;
+  return code !== undefined && NO_SPACE.has(code) ? resourceExhausted(text, err) : internal(text, err);
 }
 
 /** A regular file being written: open until its last byte, then owner, mode, xattrs and times. */
 class FileBody implements EntryBody {
   constructor(
     private readonly fd: number,
-    private readonly abs: string,
     private readonly header: TarHeader,
     private readonly onClosed: () => void,
   ) {}
@@ -60,7 +80,8 @@ class FileBody implements EntryBody {
 
   end(): void {
     try {
-      applyFileAttributes(this.fd, this.abs, this.header);
+      applyOwnerModeXattrs(this.fd, '', this.header, false);
+      applyTimes(this.fd, '', entryTimes(this.header));
     } catch (err) {
       throw entryError(this.header.name, err);
     } finally {
@@ -74,40 +95,34 @@ class FileBody implements EntryBody {
   }
 }
 
+export interface EntryWriterOptions {
+  whiteouts: WhiteoutMode;
+  /** Bound on the paths remembered until the end of the layer (default MAX_REMEMBERED_PATHS). */
+  maxRememberedPaths?: number;
+}
+
 export class EntryWriter implements TarSink {
-  /** Paths (relative, real) this layer wrote, so an opaque whiteout in "remove" mode spares them. */
-  private readonly written = new Set<string>();
-  /** Directories created only because an entry needed a parent; insertion ordered. */
-  private readonly implied = new Set<string>();
-  private readonly dirTimes: Array<[string, EntryTimes]> = [];
-  /**
-   * Entry directory (as named) → its real path, for walks already done. Only removals can change
-   * what a walk finds (creating something new never alters an existing path), so every removal
-   * clears it.
-   */
-  private readonly resolved = new Map<string, string[]>();
+  private readonly root: OpenDir;
+  private readonly cache = new DirCache();
+  private readonly dirs: DirResolver;
+  private readonly paths: PathTree;
+  private readonly whiteouts: WhiteoutMode;
   private open: FileBody | undefined;
   private rootDescribed = false;
 
-  constructor(
-    private readonly root: string,
-    private readonly whiteouts: WhiteoutMode,
-  ) {}
+  constructor(root: string, opts: EntryWriterOptions) {
+    this.root = { fd: openSync(root, constants.O_RDONLY | constants.O_DIRECTORY), real: [] };
+    this.dirs = new DirResolver(this.root, this.cache);
+    this.paths = new PathTree(opts.maxRememberedPaths ?? MAX_REMEMBERED_PATHS);
+    this.whiteouts = opts.whiteouts;
+  }
 
   entry(header: TarHeader): EntryBody | undefined {
     try {
+      this.cache.release(); // the previous entry is done with every directory it used
       return this.write(header);
     } catch (err) {
       throw entryError(header.name, err);
-    }
-  }
-
-  /** Closes a file left open by a failed apply. */
-  abort(): void {
-    try {
-      this.open?.close();
-    } catch {
-      // already failing: the caller removes the whole directory
     }
   }
 
@@ -116,9 +131,21 @@ export class EntryWriter implements TarSink {
    * not describe: parents it implied, and "" for the root when it had no "./" entry.
    */
   finish(): string[] {
-    for (const [abs, times] of this.dirTimes.reverse()) applyTimes(abs, times);
-    const implied = [...this.implied].filter((rel) => lstatOrUndefined(join(this.root, rel))?.isDirectory() === true);
+    this.applyDirTimes(() => this.root.fd, this.paths.root);
+    if (this.paths.root.times !== undefined) applyTimes(this.root.fd, '', this.paths.root.times);
+    const implied = this.paths.implied().filter((rel) => this.isPlainDirectory(rel));
     return this.rootDescribed ? implied : ['', ...implied];
+  }
+
+  /** Closes every descriptor, including a file a failed apply left open. */
+  close(): void {
+    try {
+      this.open?.close();
+    } catch {
+      // already failing: the caller removes the whole directory
+    }
+    this.cache.close();
+    closeSync(this.root.fd);
   }
 
   private write(header: TarHeader): EntryBody | undefined {
@@ -128,109 +155,125 @@ export class EntryWriter implements TarSink {
     if (base.startsWith(WHITEOUT_PREFIX)) return this.writeWhiteout(parts, header);
 
     const dir = this.parentOf(parts, header.name);
-    const rel = dir.length === 0 ? base : `${dir.join('/')}/${base}`;
-    const abs = join(this.root, rel);
-    const type = header.type;
-    this.implied.delete(rel);
-    this.written.add(rel);
+    const real = [...dir.real, base];
+    const node = this.paths.find(real);
+    if (node !== undefined) node.implied = false;
 
-    switch (type) {
+    switch (header.type) {
       case 'file':
       case 'contiguous-file': {
-        const fd = this.replacing(abs, () => openSync(abs, 'wx', 0o600));
-        const body = new FileBody(fd, abs, header, () => (this.open = undefined));
-        this.open = body;
+        const fd = this.replacing(dir, base, () => createFileAt(dir.fd, base, 0o600));
+        const body = new FileBody(fd, header, () => (this.open = undefined));
+        this.open = body; // closed by close() should anything below fail
+        this.markWritten(real, header.name);
         return body;
       }
-      case 'directory':
-        this.mkdirKeeping(abs);
-        break;
-      case 'symlink':
-        this.replacing(abs, () => symlinkSync(header.linkname, abs));
-        break;
+      case 'directory': {
+        const fd = this.mkdirKeeping(dir, base);
+        this.cache.put(parts.join('/'), { fd, real }); // its entries most likely come next
+        applyOwnerModeXattrs(fd, '', header, false);
+        // A directory's mtime changes with every entry written into it: set it once all are in.
+        this.paths.node(real, header.name).times = entryTimes(header);
+        this.markWritten(real, header.name);
+        return undefined;
+      }
       case 'link': {
         const target = this.hardLinkTarget(header);
-        this.replacing(abs, () => linkSync(target, abs));
+        this.replacing(dir, base, () => linkAt(target.dir.fd, target.name, dir.fd, base));
+        this.markWritten(real, header.name);
         return undefined; // one inode: the target's owner, mode and times already apply
       }
+      case 'symlink':
+        this.replacing(dir, base, () => symlinkAt(header.linkname, dir.fd, base));
+        break;
       case 'character-device':
-        this.replacing(abs, () => sys.mknod(abs, sys.S_IFCHR | (header.mode & 0o7777), header.devmajor, header.devminor));
+        this.replacing(dir, base, () => mknodAt(dir.fd, base, S_IFCHR | (header.mode & 0o7777), header.devmajor, header.devminor));
         break;
       case 'block-device':
-        this.replacing(abs, () => sys.mknod(abs, sys.S_IFBLK | (header.mode & 0o7777), header.devmajor, header.devminor));
+        this.replacing(dir, base, () => mknodAt(dir.fd, base, S_IFBLK | (header.mode & 0o7777), header.devmajor, header.devminor));
         break;
       case 'fifo':
-        this.replacing(abs, () => sys.mkfifo(abs, header.mode & 0o7777));
+        this.replacing(dir, base, () => mknodAt(dir.fd, base, S_IFIFO | (header.mode & 0o7777)));
         break;
     }
-    applyOwnerModeXattrs(abs, header, type === 'symlink');
-    // A directory's mtime changes with every entry written into it: set it once all are in.
-    if (type === 'directory') this.dirTimes.push([abs, entryTimes(header)]);
-    else applyTimes(abs, entryTimes(header));
+    applyOwnerModeXattrs(dir.fd, base, header, header.type === 'symlink');
+    applyTimes(dir.fd, base, entryTimes(header));
+    this.markWritten(real, header.name);
     return undefined;
   }
 
-  /** Creates `abs` with `create`, first removing whatever is already there. */
-  private replacing<T>(abs: string, create: () => T): T {
+  /** Only "remove" mode needs them (an opaque whiteout spares what this layer wrote). */
+  private markWritten(real: readonly string[], entryName: string): void {
+    if (this.whiteouts === 'remove') this.paths.node(real, entryName).written = true;
+  }
+
+  /** Creates `name` in dir with `create`, first removing whatever is already there. */
+  private replacing<T>(dir: OpenDir, name: string, create: () => T): T {
     try {
       return create();
     } catch (err) {
-      if (sys.errnoCode(err) !== 'EEXIST') throw err;
+      if (errnoCode(err) !== 'EEXIST') throw err;
     }
-    this.remove(abs);
+    this.remove(dir, name);
     return create();
   }
 
-  /** A directory entry keeps an existing directory (and its content) and replaces anything else. */
-  private mkdirKeeping(abs: string): void {
+  /**
+   * A directory entry keeps an existing directory (and its content) and replaces anything else.
+   * Returns the directory, open.
+   */
+  private mkdirKeeping(dir: OpenDir, name: string): number {
     try {
-      mkdirSync(abs, 0o755);
-      return;
+      mkdirAt(dir.fd, name, 0o755);
     } catch (err) {
-      if (sys.errnoCode(err) !== 'EEXIST') throw err;
+      if (errnoCode(err) !== 'EEXIST') throw err;
+      try {
+        return openDirAt(dir.fd, name);
+      } catch (openErr) {
+        if (!NOT_A_DIRECTORY.has(errnoCode(openErr) ?? '')) throw openErr;
+      }
+      this.replacing(dir, name, () => mkdirAt(dir.fd, name, 0o755));
     }
-    if (lstatOrUndefined(abs)?.isDirectory()) return;
-    this.remove(abs);
-    mkdirSync(abs, 0o755);
+    return openDirAt(dir.fd, name);
   }
 
-  private remove(abs: string): void {
-    rmSync(abs, { recursive: true, force: true });
-    this.resolved.clear();
+  /**
+   * Removes `name` from dir and forgets everything remembered at or below it. Removing a directory
+   * or a symlink may change where any cached name leads: the cache starts over.
+   */
+  private remove(dir: OpenDir, name: string): void {
+    const kind = removeAt(dir.fd, name);
+    if (kind === 'directory' || kind === 'symlink') this.cache.clear();
+    if (kind !== 'missing') this.paths.forget([...dir.real, name]);
   }
 
-  private parentOf(parts: readonly string[], entryName: string): string[] {
+  private parentOf(parts: readonly string[], entryName: string): OpenDir {
     return this.resolveCreating(parts.slice(0, -1), entryName);
   }
 
-  private resolveCreating(dirParts: readonly string[], entryName: string): string[] {
-    const key = dirParts.join('/');
-    const hit = this.resolved.get(key);
-    if (hit !== undefined) return hit;
-    const dir = resolveDir(this.root, dirParts, entryName, { create: true, onImplied: (rel) => this.implied.add(rel) }) ?? [];
-    this.resolved.set(key, dir);
-    return dir;
+  private resolveCreating(dirParts: readonly string[], entryName: string): OpenDir {
+    const onImplied = (real: string[]): void => void (this.paths.node(real, entryName).implied = true);
+    return this.dirs.resolve(dirParts, entryName, { create: true, onImplied }) as OpenDir;
   }
 
-  private hardLinkTarget(header: TarHeader): string {
+  private hardLinkTarget(header: TarHeader): { dir: OpenDir; name: string } {
     const what = `layer entry "${header.name}": hard link target`;
     const parts = cleanEntryName(header.linkname, what);
-    const base = parts.at(-1);
-    if (base === undefined) throw invalidArgument(`${what} "${header.linkname}" names the root`);
-    const dir = resolveDir(this.root, parts.slice(0, -1), header.name, { create: false });
-    const abs = dir === undefined ? undefined : join(this.root, ...dir, base);
-    const st = abs === undefined ? undefined : lstatOrUndefined(abs);
-    if (abs === undefined || st === undefined) throw invalidArgument(`${what} "${header.linkname}" is not in this layer`);
-    if (st.isDirectory()) throw invalidArgument(`${what} "${header.linkname}" is a directory`);
-    return abs;
+    const name = parts.at(-1);
+    if (name === undefined) throw invalidArgument(`${what} "${header.linkname}" names the root`);
+    const dir = this.dirs.resolve(parts.slice(0, -1), header.name, { create: false });
+    const st = dir === undefined ? undefined : statAt(dir.fd, name);
+    if (dir === undefined || st === undefined) throw invalidArgument(`${what} "${header.linkname}" is not in this layer`);
+    if (isDirectoryMode(st.mode)) throw invalidArgument(`${what} "${header.linkname}" is a directory`);
+    return { dir, name };
   }
 
   private writeRoot(header: TarHeader): undefined {
     if (header.type !== 'directory') {
       throw invalidArgument(`layer entry "${header.name}": names the root but is a ${header.type}, not a directory`);
     }
-    applyOwnerModeXattrs(this.root, header, false);
-    this.dirTimes.push([this.root, entryTimes(header)]);
+    applyOwnerModeXattrs(this.root.fd, '', header, false);
+    this.paths.root.times = entryTimes(header);
     this.rootDescribed = true;
     return undefined;
   }
@@ -240,13 +283,12 @@ export class EntryWriter implements TarSink {
     const dirParts = parts.slice(0, -1);
     if (base === WHITEOUT_OPAQUE) {
       const dir = this.resolveCreating(dirParts, header.name);
-      const abs = join(this.root, ...dir);
       if (this.whiteouts === 'overlay') {
-        sys.lsetxattr(abs, OVERLAY_OPAQUE_XATTR, 'y');
+        setxattrAt(dir.fd, '', OVERLAY_OPAQUE_XATTR, 'y');
       } else {
-        for (const child of readdirSync(abs)) {
-          const rel = [...dir, child].join('/');
-          if (!this.written.has(rel)) this.remove(join(abs, child));
+        // The directory is pinned by its fd: its /proc/self/fd path lists it, wherever it is.
+        for (const child of readdirSync(`/proc/self/fd/${dir.fd}`)) {
+          if (this.paths.find([...dir.real, child])?.written !== true) this.remove(dir, child);
         }
       }
       return undefined;
@@ -257,16 +299,61 @@ export class EntryWriter implements TarSink {
       throw invalidArgument(`layer entry "${header.name}": whiteout names no file`);
     }
     if (this.whiteouts === 'remove') {
-      const dir = resolveDir(this.root, dirParts, header.name, { create: false });
-      if (dir !== undefined) this.remove(join(this.root, ...dir, hidden));
+      const dir = this.dirs.resolve(dirParts, header.name, { create: false });
+      if (dir !== undefined) this.remove(dir, hidden);
       return undefined;
     }
-    const dir = this.parentOf([...dirParts, hidden], header.name);
-    const rel = [...dir, hidden].join('/');
-    const abs = join(this.root, rel);
-    this.replacing(abs, () => sys.mknod(abs, sys.S_IFCHR, 0, 0));
-    if (header.uid !== 0 || header.gid !== 0) lchownSync(abs, header.uid, header.gid);
-    this.written.add(rel);
+    const dir = this.resolveCreating(dirParts, header.name);
+    this.replacing(dir, hidden, () => mknodAt(dir.fd, hidden, S_IFCHR, 0, 0));
+    if (header.uid !== 0 || header.gid !== 0) fchownAt(dir.fd, hidden, header.uid, header.gid);
     return undefined;
+  }
+
+  /**
+   * Sets the remembered directory times below `node`, children before their parent. Each
+   * directory is reached from its parent's fd without following anything, and opened only when
+   * something below it needs its fd (openDir is lazy).
+   */
+  private applyDirTimes(openDir: () => number | undefined, node: PathNode): void {
+    for (const [name, child] of node.children ?? []) {
+      let fd: number | undefined | null = null; // null: not tried yet; undefined: not a directory any more
+      const openChild = (): number | undefined => {
+        if (fd === null) fd = openIfDirectory(openDir(), name);
+        return fd;
+      };
+      try {
+        if (child.children !== undefined) this.applyDirTimes(openChild, child);
+        if (child.times === undefined) continue;
+        if (fd !== null) {
+          if (fd !== undefined) applyTimes(fd, '', child.times);
+        } else {
+          const parent = openDir();
+          if (parent !== undefined) applyTimes(parent, name, child.times);
+        }
+      } finally {
+        if (fd !== null && fd !== undefined) closeSync(fd);
+      }
+    }
+  }
+
+  /** True when `rel` is still a directory reached from the root without any symlink. */
+  private isPlainDirectory(rel: string): boolean {
+    try {
+      closeSync(openDirBeneath(this.root.fd, rel));
+      return true;
+    } catch (err) {
+      if (['ENOENT', 'ENOTDIR', 'ELOOP'].includes(errnoCode(err) ?? '')) return false;
+      throw err;
+    }
+  }
+}
+
+function openIfDirectory(parent: number | undefined, name: string): number | undefined {
+  if (parent === undefined) return undefined;
+  try {
+    return openDirAt(parent, name);
+  } catch (err) {
+    if (['ENOENT', 'ENOTDIR', 'ELOOP'].includes(errnoCode(err) ?? '')) return undefined;
+    throw err;
   }
 }

@@ -26,8 +26,11 @@ export interface TarSink {
 }
 
 // PAX headers and GNU long names are held in memory: cap them so a hostile layer cannot make us
-// allocate its size field.
-const META_MAX = 1 << 20;
+// allocate its size field (Go's archive/tar has the same 1 MiB cap).
+export const META_MAX = 1 << 20;
+// Names and link targets longer than the kernel's PATH_MAX can name nothing on Linux (containerd
+// fails on them with ENAMETOOLONG): refuse them up front instead of carrying megabyte names along.
+export const MAX_NAME_BYTES = 4095;
 
 type State =
   | { kind: 'header' }
@@ -143,6 +146,12 @@ export class TarParser {
     this.longName = undefined;
     this.longLink = undefined;
     if (!Number.isSafeInteger(header.size) || header.size < 0) throw invalidArgument(`tar entry "${header.name}": bad size`);
+    for (const [field, value] of [['name', header.name], ['link target', header.linkname]] as const) {
+      const bytes = Buffer.byteLength(value);
+      if (bytes > MAX_NAME_BYTES) {
+        throw invalidArgument(`tar entry "${header.name.slice(0, 64)}...": ${field} of ${bytes} bytes is longer than ${MAX_NAME_BYTES}`);
+      }
+    }
     // Only regular files carry data; for other types the size field is not followed by data.
     const hasData = type === 'file' || type === 'contiguous-file';
     const size = hasData ? header.size : 0;

@@ -5,13 +5,13 @@
 //  - on parent (containerd's way): into an active snapshot on its parent, mounted, whiteouts
 //    applied by deleting. Used when the snapshotter cannot rebase, or a layer needs its parents.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, lstatSync, utimesSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, constants, openSync } from 'node:fs';
 import { applyLayer, type ApplyResult, type WhiteoutMode } from '../archive';
 import { wrap } from '../errdefs/errors';
 import { withTempMount } from '../mount';
 import type { Snapshotter } from '../snapshots/types';
 import { errnoCode } from '../sys/fs';
+import { fchmodAt, fchownAt, getXattr, isDirectoryMode, listXattrs, openDirAt, openDirBeneath, setxattrAt, statAt, utimensAt, type StatAt } from '../sys/fsat';
 import type { Layer } from './types';
 
 export const extractKey = (chainID: string): string => `extract-${randomBytes(6).toString('hex')}-${chainID}`;
@@ -42,9 +42,11 @@ export class NeedsParent extends Error {}
 
 /**
  * Gives each of `dirs` (relative to the snapshot root, "" for the root) in extract snapshot `key`
- * the owner, mode and times that directory has in the merged `parent` chain, as if the layer had
- * been applied on top of it. Throws NeedsParent when a path is not a directory in the parent
- * (e.g. the layer walked through a symlink of a lower layer).
+ * the owner, mode, times and extended attributes (but trusted.*, as containerd's copyUpXAttrs) that
+ * directory has in the merged `parent` chain, as if the layer had been applied on top of it.
+ * Throws NeedsParent when a path is not a directory in the parent (e.g. the layer walked through a
+ * symlink of a lower layer). Both trees are walked from open directories without following any
+ * symlink: a path that is not a plain chain of directories in this layer is left alone.
  */
 export async function adoptParentAttributes(sn: Snapshotter, key: string, parent: string, dirs: readonly string[]): Promise<void> {
   if (dirs.length === 0 || parent === '') return;
@@ -54,14 +56,13 @@ export async function adoptParentAttributes(sn: Snapshotter, key: string, parent
     const ownMounts = await sn.mounts(key);
     await withTempMount(viewMounts, (lower) =>
       withTempMount(ownMounts, async (upper) => {
-        for (const rel of dirs) {
-          const st = lstatBeneath(lower, rel);
-          if (st === undefined) continue;
-          if (!st.isDirectory()) throw new NeedsParent(`"${rel}" is not a directory in parent ${parent}`);
-          const target = join(upper, rel);
-          chownSync(target, st.uid, st.gid);
-          chmodSync(target, st.mode & 0o7777);
-          utimesSync(target, st.atime, st.mtime);
+        const lowerFd = openSync(lower, constants.O_RDONLY | constants.O_DIRECTORY);
+        const upperFd = openSync(upper, constants.O_RDONLY | constants.O_DIRECTORY);
+        try {
+          for (const rel of dirs) adoptOne(lowerFd, upperFd, rel, parent);
+        } finally {
+          closeSync(lowerFd);
+          closeSync(upperFd);
         }
       }),
     );
@@ -70,22 +71,59 @@ export async function adoptParentAttributes(sn: Snapshotter, key: string, parent
   }
 }
 
-// lstat of root/rel that never follows a symlink on the way: a parent component that is not a
-// directory means there is nothing at rel to merge with, so the answer is undefined.
-function lstatBeneath(root: string, rel: string): Stats | undefined {
-  const parts = rel.split('/').filter((p) => p !== '');
-  let path = root;
-  for (let i = 0; i < parts.length; i++) {
-    path = join(path, parts[i] as string);
-    let st: Stats;
+function adoptOne(lowerFd: number, upperFd: number, rel: string, parent: string): void {
+  const source = openLowerDir(lowerFd, rel, parent);
+  if (source === undefined) return;
+  try {
+    const target = openPlainDir(upperFd, rel);
+    if (target === undefined) return;
     try {
-      st = lstatSync(path);
-    } catch (err) {
-      if (errnoCode(err) === 'ENOENT') return undefined;
-      throw err;
+      const st = statAt(source, '') as StatAt;
+      fchownAt(target, '', st.uid, st.gid);
+      fchmodAt(target, '', st.mode & 0o7777);
+      for (const name of listXattrs(source)) {
+        if (name.startsWith('trusted.')) continue;
+        const value = getXattr(source, name);
+        if (value !== undefined) setxattrAt(target, '', name, value);
+      }
+      utimensAt(target, '', st.atime, st.mtime);
+    } finally {
+      if (target !== upperFd) closeSync(target);
     }
-    if (i < parts.length - 1 && !st.isDirectory()) return undefined;
-    if (i === parts.length - 1) return st;
+  } finally {
+    if (source !== lowerFd) closeSync(source);
   }
-  return lstatSync(root);
+}
+
+const UNREACHABLE = new Set(['ENOENT', 'ENOTDIR', 'ELOOP']);
+
+/** `rel` under dirFd when it is a directory reached without a symlink (dirFd itself for ""). */
+function openPlainDir(dirFd: number, rel: string): number | undefined {
+  if (rel === '') return dirFd;
+  try {
+    return openDirBeneath(dirFd, rel);
+  } catch (err) {
+    if (UNREACHABLE.has(errnoCode(err) ?? '')) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The parent chain's directory at `rel`: undefined when nothing is there to merge with (missing,
+ * or under something that is not a directory); NeedsParent when `rel` itself is not a directory.
+ */
+function openLowerDir(lowerFd: number, rel: string, parent: string): number | undefined {
+  if (rel === '') return lowerFd;
+  const slash = rel.lastIndexOf('/');
+  const dir = openPlainDir(lowerFd, slash < 0 ? '' : rel.slice(0, slash));
+  if (dir === undefined) return undefined;
+  const name = rel.slice(slash + 1);
+  try {
+    const st = statAt(dir, name);
+    if (st === undefined) return undefined;
+    if (!isDirectoryMode(st.mode)) throw new NeedsParent(`"${rel}" is not a directory in parent ${parent}`);
+    return openDirAt(dir, name);
+  } finally {
+    if (dir !== lowerFd) closeSync(dir);
+  }
 }

@@ -24,6 +24,8 @@ static napi_value init(napi_env env, napi_value exports) {
   if (berth_register_fs(env, exports) != napi_ok) return NULL;
   if (berth_register_netns(env, exports) != napi_ok) return NULL;
   if (berth_register_spawn(env, exports) != napi_ok) return NULL;
+  if (berth_register_sock(env, exports) != napi_ok) return NULL;
+  if (berth_register_fsat(env, exports) != napi_ok) return NULL;
   return exports;
 }
 

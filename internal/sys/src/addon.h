@@ -13,4 +13,8 @@ napi_status berth_register_fs(napi_env env, napi_value exports);
 napi_status berth_register_netns(napi_env env, napi_value exports);
 /* spawn.c registers runProcess: a helper binary run to completion through posix_spawn. */
 napi_status berth_register_spawn(napi_env env, napi_value exports);
+/* sock.c registers socketpair. */
+napi_status berth_register_sock(napi_env env, napi_value exports);
+/* fsat.c registers the fd-relative, never-following file calls of layer apply. */
+napi_status berth_register_fsat(napi_env env, napi_value exports);
 #endif

@@ -10,6 +10,9 @@ export interface RawEntry {
   /** Write uid in GNU base-256 instead of octal. */
   uidBase256?: boolean;
   mtime?: number;
+  /** The size field, when it must differ from data's length (a header that lies). */
+  size?: number;
+  linkname?: string;
 }
 
 const octal = (n: number, width: number): string => n.toString(8).padStart(width - 1, '0') + '\0';
@@ -25,9 +28,10 @@ export function rawHeader(e: RawEntry): Buffer {
     block.write(octal(e.uid ?? 0, 8), 108, 'latin1');
   }
   block.write(octal(0, 8), 116, 'latin1');
-  block.write(octal(e.data?.length ?? 0, 12), 124, 'latin1');
+  block.write(octal(e.size ?? e.data?.length ?? 0, 12), 124, 'latin1');
   block.write(octal(e.mtime ?? 1_600_000_000, 12), 136, 'latin1');
   block.write(e.typeflag, 156, 'latin1');
+  if (e.linkname !== undefined) block.write(e.linkname, 157, 100, 'utf8');
   block.write('ustar\x0000', 257, 'latin1');
   block.write('        ', 148, 'latin1');
   let sum = 0;

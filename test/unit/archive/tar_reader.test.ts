@@ -103,4 +103,45 @@ describe('TarParser', () => {
     expect(errors[1]).toEqual(['InvalidArgument', expect.stringContaining('"sparse": unsupported entry type "S"')]);
     expect(errors[2]).toEqual(['InvalidArgument', expect.stringContaining('truncated inside entry "big"')]);
   });
+
+  describe('bounds what it holds in memory', () => {
+    /** The error parse() throws, as [kind, message]. */
+    const refusal = (tar: Buffer, chunk?: number): [string | undefined, string] | undefined => {
+      try {
+        parse(tar, chunk);
+        return undefined;
+      } catch (err) {
+        return [kindOf(err), (err as Error).message];
+      }
+    };
+
+    it('refuses a PAX header or GNU long name larger than 1 MiB from its size field, before its data', () => {
+      // Only the header block and a little data: the parser must refuse without waiting for the rest.
+      for (const typeflag of ['x', 'g', 'L', 'K']) {
+        const header = rawHeader({ name: 'huge', typeflag, size: 1 << 30 });
+        expect(refusal(Buffer.concat([header, Buffer.alloc(4096)]))).toEqual(['InvalidArgument', expect.stringMatching(/"huge".* 1073741824 bytes is too large/)]);
+      }
+    });
+
+    it('takes a PAX header of exactly 1 MiB', () => {
+      const filler = paxRecord('comment', Buffer.alloc((1 << 20) - 20, 0x61));
+      const pax = Buffer.concat([filler, Buffer.alloc((1 << 20) - filler.length, 0)]);
+      expect(pax.length).toBe(1 << 20);
+      const tar = rawTar([{ name: 'p', typeflag: 'x', data: pax }, { name: 'a', typeflag: '0' }]);
+      expect(parse(tar, 65536).map((e) => e.header.name)).toEqual(['a']);
+    });
+
+    it('refuses names and link targets longer than PATH_MAX, from PAX records or GNU long names', () => {
+      const long = `${'d/'.repeat(2047)}f`; // 4095 bytes: the longest the kernel takes
+      const tooLong = `${long}x`;
+      expect(parse(rawTar([{ name: 'p', typeflag: 'x', data: paxRecord('path', Buffer.from(long)) }, { name: 'a', typeflag: '0' }]))[0]?.header.name).toBe(long);
+      const cases: Buffer[] = [
+        rawTar([{ name: 'p', typeflag: 'x', data: paxRecord('path', Buffer.from(tooLong)) }, { name: 'a', typeflag: '0' }]),
+        rawTar([{ name: '././@LongLink', typeflag: 'L', data: Buffer.from(`${tooLong}\0`) }, { name: 'a', typeflag: '0' }]),
+        rawTar([{ name: 'p', typeflag: 'x', data: paxRecord('linkpath', Buffer.from(tooLong)) }, { name: 'l', typeflag: '2' }]),
+        rawTar([{ name: '././@LongLink', typeflag: 'K', data: Buffer.from(`${tooLong}\0`) }, { name: 'l', typeflag: '1', linkname: 'x' }]),
+      ];
+      for (const tar of cases) expect(refusal(tar)).toEqual(['InvalidArgument', expect.stringContaining('4096 bytes is longer than 4095')]);
+    });
+  });
 });
