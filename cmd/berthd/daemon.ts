@@ -4,7 +4,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { chmodSync, mkdirSync } from 'node:fs';
 import * as net from 'node:net';
-import { AuthorityRewritingConnection } from '../../internal/h2/authority_rewrite';
+import { bridgeConnection } from '../../internal/h2/connection_bridge';
 import { join } from 'node:path';
 import type { BerthConfig } from '../../internal/config/schema';
 import { unavailable, messageOf } from '../../internal/errdefs/errors';
@@ -39,12 +39,12 @@ type Undo = () => void | Promise<void>;
 
 /**
  * Serves grpc-js over the unix socket through an accept loop of our own, so each connection goes
- * through the :authority fix (internal/h2/authority_rewrite.ts) that Go clients of the crictl 1.26
+ * through the :authority fix (internal/h2/connection_bridge.ts) that Go clients of the crictl 1.26
  * generation need. Resolves with the listener, to close at shutdown.
  */
 function bind(server: grpc.Server, path: string): Promise<net.Server> {
   const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
-  const listener = net.createServer((socket) => injector.injectConnection(new AuthorityRewritingConnection(socket)));
+  const listener = net.createServer({ allowHalfOpen: true }, (socket) => injector.injectConnection(bridgeConnection(socket)));
   // The socket is created by bind(2) with the process umask: create it 0600 from the start
   // instead of leaving a window where others could connect. Only startup runs meanwhile.
   const previous = process.umask(0o177);

@@ -9,8 +9,6 @@
 // decode each block with our own mirror of the client's table and re-encode it with literals that
 // never touch the server's table, so both sides stay consistent whatever the client does.
 import hpack from 'hpack.js';
-import { Duplex } from 'node:stream';
-import type { Socket } from 'node:net';
 
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 const FRAME_HEADER = 9;
@@ -23,6 +21,10 @@ const FLAG_PRIORITY = 0x20;
 // nghttp2's defaults, which grpc-js does not change: the table the client may use, the frame size we may send.
 const HEADER_TABLE_SIZE = 4096;
 const MAX_FRAME_SIZE = 16384;
+// What one client may make us hold while a frame or header block is incomplete. nghttp2 refuses
+// frames over its SETTINGS_MAX_FRAME_SIZE (16 KiB here) anyway; header blocks it caps at 64 KiB.
+const MAX_BUFFERED_FRAME = MAX_FRAME_SIZE + FRAME_HEADER;
+const MAX_HEADER_BLOCK = 1 << 20;
 
 /** An authority nghttp2 accepts: host[:port] characters only. */
 export function isAcceptableAuthority(value: string): boolean {
@@ -105,6 +107,14 @@ export class ClientStreamRewriter {
     }
     while (this.buffered.length >= FRAME_HEADER) {
       const length = this.buffered.readUIntBE(0, 3);
+      if (FRAME_HEADER + length > MAX_BUFFERED_FRAME && !this.rewriting) {
+        // Larger than the server accepts: it answers that itself (FRAME_SIZE_ERROR); nothing to keep.
+        this.passthrough = true;
+        out.push(this.buffered);
+        this.buffered = Buffer.alloc(0);
+        break;
+      }
+      if (FRAME_HEADER + length > MAX_BUFFERED_FRAME) throw new Error(`frame of ${length} bytes exceeds the frame size limit`);
       if (this.buffered.length < FRAME_HEADER + length) break;
       const raw = this.buffered.subarray(0, FRAME_HEADER + length);
       this.buffered = this.buffered.subarray(FRAME_HEADER + length);
@@ -143,6 +153,9 @@ export class ClientStreamRewriter {
     } else {
       this.pending!.fragments.push(Buffer.from(payload));
       this.pending!.raw.push(Buffer.from(raw));
+      // A CONTINUATION flood must not grow without end.
+      const size = this.pending!.fragments.reduce((n, f) => n + f.length, 0);
+      if (size > MAX_HEADER_BLOCK) throw new Error(`header block over ${MAX_HEADER_BLOCK} bytes`);
     }
     if (!(flags & FLAG_END_HEADERS)) return undefined;
     const block = this.pending!;
@@ -180,63 +193,5 @@ export class ClientStreamRewriter {
       frames.push(frame(type, f, block.streamId, part));
     }
     return Buffer.concat(frames);
-  }
-}
-
-/** The accepted socket as grpc-js sees it: client bytes rewritten, server bytes as they are. */
-export class AuthorityRewritingConnection extends Duplex {
-  private readonly rewriter = new ClientStreamRewriter();
-
-  constructor(private readonly socket: Socket) {
-    super({ allowHalfOpen: false });
-    socket.on('data', (chunk: Buffer) => {
-      let parts: Buffer[];
-      try {
-        parts = this.rewriter.push(chunk);
-      } catch (err) {
-        this.destroy(err as Error);
-        return;
-      }
-      for (const part of parts) {
-        if (!this.push(part)) socket.pause();
-      }
-    });
-    socket.on('end', () => this.push(null));
-    socket.on('error', (err) => this.destroy(err));
-    socket.on('close', () => this.destroy());
-  }
-
-  override _read(): void {
-    this.socket.resume();
-  }
-
-  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
-    this.socket.write(chunk, cb);
-  }
-
-  override _final(cb: (err?: Error | null) => void): void {
-    this.socket.end(cb);
-  }
-
-  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
-    this.socket.destroy(err ?? undefined);
-    cb(err);
-  }
-
-  // grpc-js reads these off the connection for logging and channelz.
-  get remoteAddress(): string | undefined {
-    return this.socket.remoteAddress;
-  }
-  get localAddress(): string | undefined {
-    return this.socket.localAddress;
-  }
-  setNoDelay(): this {
-    return this;
-  }
-  setKeepAlive(): this {
-    return this;
-  }
-  setTimeout(): this {
-    return this;
   }
 }

@@ -115,3 +115,49 @@ describe('ClientStreamRewriter', () => {
     expect(headers.subarray(9).toString('latin1')).not.toContain('/x.sock');
   });
 });
+
+describe('ClientStreamRewriter bounds', () => {
+  const preface = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+  const frame = (type: number, flags: number, streamId: number, payload: Buffer, declared = payload.length) => {
+    const h = Buffer.alloc(9);
+    h.writeUIntBE(declared, 0, 3);
+    h[3] = type;
+    h[4] = flags;
+    h.writeUInt32BE(streamId, 5);
+    return Buffer.concat([h, payload]);
+  };
+  const pathAuthority = encodeLiteralBlock([
+    { name: ':method', value: 'POST' },
+    { name: ':authority', value: '/x.sock' },
+  ]);
+
+  it('refuses a CONTINUATION flood instead of holding an endless header block', () => {
+    const r = new ClientStreamRewriter();
+    r.push(Buffer.concat([preface, frame(1, 0, 1, Buffer.alloc(16))]));
+    const continuation = frame(9, 0, 1, Buffer.alloc(16_384));
+    let thrown: unknown;
+    let fed = 0;
+    try {
+      for (; fed < 200; fed++) r.push(continuation);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(String(thrown)).toMatch(/header block over/);
+    // Refused at about 1 MiB, long before the 3 MiB sent.
+    expect(fed).toBeLessThan(70);
+  });
+
+  it('does not wait for a frame larger than the server accepts once it rewrites', () => {
+    const r = new ClientStreamRewriter();
+    r.push(Buffer.concat([preface, frame(1, 4, 1, pathAuthority)]));
+    // A DATA frame declaring 8 MiB: holding its bytes until it completes is what an attacker wants.
+    expect(() => r.push(frame(0, 0, 1, Buffer.alloc(100), 8 << 20))).toThrow(/frame size limit/);
+  });
+
+  it('hands an oversized first frame to the server untouched (it answers FRAME_SIZE_ERROR itself)', () => {
+    const r = new ClientStreamRewriter();
+    const big = frame(0, 0, 1, Buffer.alloc(100), 8 << 20);
+    const out = Buffer.concat(r.push(Buffer.concat([preface, big])));
+    expect(out).toEqual(Buffer.concat([preface, big]));
+  });
+});

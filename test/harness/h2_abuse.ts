@@ -1,0 +1,147 @@
+// Short-lived HTTP/2 gRPC connections that drop at random points, as a node's clients do when a
+// crictl is killed or a kubelet times out a call: raw bytes on a unix socket, so the test chooses
+// exactly where the connection ends and whether unread answer bytes are left behind (which makes
+// the server's next read fail with ECONNRESET).
+import * as net from 'node:net';
+import { encodeLiteralBlock } from '../../internal/h2/authority_rewrite';
+
+const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+
+function frame(type: number, flags: number, streamId: number, payload: Buffer): Buffer {
+  const head = Buffer.alloc(9);
+  head.writeUIntBE(payload.length, 0, 3);
+  head[3] = type;
+  head[4] = flags;
+  head.writeUInt32BE(streamId, 5);
+  return Buffer.concat([head, payload]);
+}
+
+/** Where a connection is dropped. */
+export type DropPoint =
+  | 'after-preface' // preface + SETTINGS only
+  | 'mid-headers' // part of the HEADERS frame
+  | 'mid-request' // HEADERS without the DATA frame
+  | 'unread-response' // whole request, the answer left unread in our receive queue
+  | 'mid-response' // whole request, a part of the answer read
+  | 'burst-and-close' // the server's greeting left unread, then the whole request and the close at once
+  | 'complete'; // whole request, whole answer, then close
+
+export const DROP_POINTS: readonly DropPoint[] = [
+  'after-preface',
+  'mid-headers',
+  'mid-request',
+  'unread-response',
+  'mid-response',
+  'burst-and-close',
+  'complete',
+];
+
+/** The client bytes of one unary call on stream 1 (empty request message), split into steps. */
+export function unaryCallBytes(authority: string, path: string, streams = 1): { preface: Buffer; headers: Buffer[]; data: Buffer[] } {
+  const headers: Buffer[] = [];
+  const data: Buffer[] = [];
+  for (let i = 0; i < streams; i++) {
+    const id = 1 + 2 * i;
+    const block = encodeLiteralBlock([
+      { name: ':method', value: 'POST' },
+      { name: ':scheme', value: 'http' },
+      { name: ':path', value: path },
+      { name: ':authority', value: authority },
+      { name: 'content-type', value: 'application/grpc' },
+      { name: 'te', value: 'trailers' },
+    ]);
+    headers.push(frame(0x1, 0x4, id, block));
+    data.push(frame(0x0, 0x1, id, Buffer.alloc(5))); // gRPC frame: uncompressed, length 0
+  }
+  return { preface: Buffer.concat([PREFACE, frame(0x4, 0, 0, Buffer.alloc(0))]), headers, data };
+}
+
+export interface DropOutcome {
+  point: DropPoint;
+  /** Response bytes received before the drop. */
+  received: number;
+  /** A connect error (the daemon was not accepting), if any. */
+  error?: string;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * One connection to `socket` that sends (part of) a call and drops at `point`. `settleMs` is how
+ * long to wait before dropping, so the server is in the middle of something when we go.
+ */
+export function dropConnection(socket: string, authority: string, path: string, point: DropPoint, settleMs: number): Promise<DropOutcome> {
+  return new Promise((resolve) => {
+    const conn = net.connect(socket);
+    let received = 0;
+    let done = false;
+    const finish = (error?: string) => {
+      if (done) return;
+      done = true;
+      conn.destroy();
+      resolve({ point, received, ...(error ? { error } : {}) });
+    };
+    conn.on('error', (err) => finish(err.message));
+    conn.on('close', () => finish());
+    conn.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (point === 'mid-response') finish();
+    });
+    conn.on('connect', () => {
+      const call = unaryCallBytes(authority, path, point === 'complete' || point === 'mid-response' ? 3 : 1);
+      void (async () => {
+        if (point === 'burst-and-close') {
+          // berthd reads our request and, in the same read loop, ECONNRESET (its greeting is unread
+          // here): it answers SETTINGS while the connection is already failing.
+          conn.pause();
+          await delay(settleMs + 1);
+          conn.write(Buffer.concat([call.preface, ...call.headers, ...call.data]));
+          return finish();
+        }
+        conn.write(call.preface);
+        if (point === 'after-preface') return delay(settleMs).then(() => finish());
+        if (point === 'mid-headers') {
+          conn.write(call.headers[0].subarray(0, 9 + 5));
+          return delay(settleMs).then(() => finish());
+        }
+        conn.write(Buffer.concat(call.headers));
+        if (point === 'mid-request') return delay(settleMs).then(() => finish());
+        if (point === 'unread-response') conn.pause(); // the answer stays in our receive queue
+        conn.write(Buffer.concat(call.data));
+        if (point === 'unread-response') return delay(settleMs).then(() => finish());
+        if (point === 'complete') {
+          // Three calls' worth of answers; then close as a finished client would.
+          await delay(settleMs);
+          conn.end();
+        }
+      })();
+    });
+    // No answer at all within a generous bound is the daemon's problem, not ours: stop waiting.
+    setTimeout(() => finish(), 5000).unref();
+  });
+}
+
+/**
+ * `connections` drops spread over `concurrency` workers, cycling through every drop point with
+ * settle times in 0..maxSettleMs. Resolves with the outcomes.
+ */
+export async function dropStorm(
+  socket: string,
+  authority: string,
+  path: string,
+  opts: { connections: number; concurrency: number; maxSettleMs: number; random?: () => number },
+): Promise<DropOutcome[]> {
+  const random = opts.random ?? Math.random;
+  const outcomes: DropOutcome[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < opts.connections; i = next++) {
+      const point = DROP_POINTS[i % DROP_POINTS.length];
+      outcomes.push(await dropConnection(socket, authority, path, point, Math.floor(random() * (opts.maxSettleMs + 1))));
+    }
+  };
+  await Promise.all(Array.from({ length: opts.concurrency }, worker));
+  return outcomes;
+}
