@@ -42,6 +42,9 @@ const cri = z
     default_runtime: z.string().min(1).default('runc'),
     restrict_oom_score_adj: z.boolean().default(false),
     max_container_log_line_size: z.number().int().min(-1).default(16384),
+    // As containerd: kubelet sends a limit-0 hugepage entry for every page size, and runc fails on
+    // them where the hugetlb controller is absent, so hugepage limits are ignored unless enabled.
+    disable_hugetlb_controller: z.boolean().default(true),
     // Accepted as a key for containerd compatibility; berth has no SELinux labelling.
     enable_selinux: z
       .boolean()

@@ -28,6 +28,7 @@ export function specRuntimeOptions(config: BerthConfig, runtime: ResolvedRuntime
   return {
     namespace: CRI_NAMESPACE,
     restrictOomScoreAdj: config.cri.restrict_oom_score_adj,
+    disableHugetlbController: config.cri.disable_hugetlb_controller,
     systemdCgroup: runtime.config.options.SystemdCgroup ?? false,
   };
 }

@@ -94,7 +94,7 @@ export function buildContainerSpec(input: ContainerSpecInput): Spec {
   if (sc?.no_new_privs) process.noNewPrivileges = true;
   if (sc?.readonly_rootfs) spec.root = { ...spec.root!, readonly: true };
 
-  applyResources(spec, config.linux?.resources, host, 'container config linux.resources');
+  applyResources(spec, config.linux?.resources, host, 'container config linux.resources', runtime);
   const parent = sandboxConfig.linux?.cgroup_parent || runtime.cgroupParent || '';
   linux.cgroupsPath = cgroupsPath(parent, id, runtime.systemdCgroup, runtime.namespace);
 

@@ -108,6 +108,16 @@ function swapControllerAvailable(cgroupV2: boolean): boolean {
   return self !== undefined && fs.existsSync(path.join('/sys/fs/cgroup', self.slice(3), 'memory.swap.max'));
 }
 
+/** containerd's isHugetlbControllerPresent: a v1 hierarchy, or the v2 root's controller list. */
+function hugetlbControllerAvailable(cgroupV2: boolean): boolean {
+  if (!cgroupV2) return fs.existsSync('/sys/fs/cgroup/hugetlb');
+  try {
+    return fs.readFileSync('/sys/fs/cgroup/cgroup.controllers', 'utf8').split(/\s+/).includes('hugetlb');
+  } catch {
+    return false;
+  }
+}
+
 /** Reads this machine's facts once and returns a SpecHost whose look-ups hit the live system. */
 export function hostFromSystem(): SpecHost {
   const cgroupV2 = fs.statfsSync('/sys/fs/cgroup').type === CGROUP2_SUPER_MAGIC;
@@ -118,6 +128,9 @@ export function hostFromSystem(): SpecHost {
     capabilities: effectiveCapabilitiesFromStatus(status),
     cgroupV2,
     swapControllerAvailable: swapControllerAvailable(cgroupV2),
+    hugetlbControllerAvailable: hugetlbControllerAvailable(cgroupV2),
+    arch: process.arch,
+    kernelRelease: os.release(),
     seccompEnabled: /^Seccomp:/m.test(status),
     resolveMountSource(hostPath: string): string {
       // Like containerd (and Docker), a missing host path becomes a new directory.

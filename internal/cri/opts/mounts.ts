@@ -97,11 +97,11 @@ export function applyBindMounts(spec: Spec, criMounts: readonly BindRequest[], e
   }
 }
 
-/** Drops "ro" from the options of the mounts at these destinations (privileged /sys, /sys/fs/cgroup). */
-export function makeWritable(spec: Spec, destinations: readonly string[]): void {
-  const set = new Set(destinations);
+/** Turns "ro" into "rw" on every mount of these types (containerd's WithWriteableSysfs/Cgroupfs). */
+export function makeWritable(spec: Spec, types: readonly string[]): void {
+  const set = new Set(types);
   spec.mounts = (spec.mounts ?? []).map((m): Mount =>
-    set.has(m.destination) && m.options !== undefined ? { ...m, options: m.options.filter((o) => o !== 'ro') } : m,
+    m.type !== undefined && set.has(m.type) && m.options !== undefined ? { ...m, options: m.options.map((o) => (o === 'ro' ? 'rw' : o)) } : m,
   );
 }
 

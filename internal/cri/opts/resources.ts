@@ -1,5 +1,6 @@
 // Cgroup placement and limits: cgroupsPath for either runc cgroup driver, CPU/memory/hugepage
-// limits from CRI resources, and oom_score_adj with containerd's restriction.
+// limits from CRI resources (swap and hugepages only where their controllers are), and
+// oom_score_adj with containerd's restriction.
 import type { LinuxContainerResources__Output } from '../../api/gen/runtime/v1/LinuxContainerResources';
 import { invalidArgument } from '../../errdefs/errors';
 import type { LinuxResources, Spec } from '../../oci/spec';
@@ -33,8 +34,20 @@ function ensureResources(spec: Spec): LinuxResources {
   return spec.linux.resources;
 }
 
-/** Applies CRI resource limits; zero values mean "not set" and leave the spec alone. */
-export function applyResources(spec: Spec, res: LinuxContainerResources__Output | null | undefined, host: SpecHost, field: string): void {
+/**
+ * Applies CRI resource limits; zero values mean "not set" and leave the spec alone. Swap is only
+ * set where the memory controller can limit it. Hugepage limits are dropped unless the runtime
+ * enables the hugetlb controller and the host has it: kubelet sends a limit-0 entry for every page
+ * size, and runc fails on them where hugetlb is absent (containerd's disable_hugetlb_controller,
+ * with its tolerate_missing_hugetlb_controller default).
+ */
+export function applyResources(
+  spec: Spec,
+  res: LinuxContainerResources__Output | null | undefined,
+  host: SpecHost,
+  field: string,
+  policy: { disableHugetlbController: boolean },
+): void {
   if (res === null || res === undefined) return;
   const resources = ensureResources(spec);
   const cpu = (resources.cpu ??= {});
@@ -54,9 +67,11 @@ export function applyResources(spec: Spec, res: LinuxContainerResources__Output 
     // swap = memory keeps the container from swapping unless it asked for swap explicitly.
     if (swap === 0 && host.swapControllerAvailable) memory.swap = limit;
   }
-  if (swap !== 0) memory.swap = swap;
-  for (const [i, h] of (res.hugepage_limits ?? []).entries()) {
-    (resources.hugepageLimits ??= []).push({ pageSize: h.page_size, limit: int64(h.limit, `${field}.hugepage_limits[${i}].limit`) });
+  if (swap !== 0 && host.swapControllerAvailable) memory.swap = swap;
+  if (!policy.disableHugetlbController && host.hugetlbControllerAvailable) {
+    for (const [i, h] of (res.hugepage_limits ?? []).entries()) {
+      (resources.hugepageLimits ??= []).push({ pageSize: h.page_size, limit: int64(h.limit, `${field}.hugepage_limits[${i}].limit`) });
+    }
   }
   const unified = Object.entries(res.unified ?? {});
   if (unified.length > 0) resources.unified = { ...(resources.unified ?? {}), ...Object.fromEntries(unified) };

@@ -6,7 +6,7 @@ import { invalidArgument } from '../../errdefs/errors';
 import { defaultUnixSpec } from '../../oci/default_spec';
 import type { Spec } from '../../oci/spec';
 import * as annotations from '../annotations';
-import { DEV_SHM, RESOLV_CONF, removeMount } from './mounts';
+import { DEV_SHM, makeWritable, RESOLV_CONF, removeMount } from './mounts';
 import { applySandboxNamespaces } from './namespaces';
 import { applyUser, mergeEnv, userString } from './process';
 import { applyCpuShares, applyOomScoreAdj, cgroupsPath } from './resources';
@@ -71,6 +71,11 @@ export function buildSandboxSpec(input: SandboxSpecInput): Spec {
     { destination: DEV_SHM, type: 'bind', source: hostIpc ? DEV_SHM : input.sandboxPaths.shmPath, options: ['rbind', 'ro'] },
     { destination: RESOLV_CONF, type: 'bind', source: input.sandboxPaths.resolvPath, options: ['rbind', 'ro'] },
   );
+
+  // A netns has one sysfs superblock: mounted read-only by pause first, it stays read-only for
+  // every privileged container of the pod. A privileged pod's pause mounts it read-write
+  // (containerd 2.1's fix of the same problem; its containers still get "ro" unless privileged).
+  if (sc?.privileged) makeWritable(spec, ['sysfs']);
 
   const sysctls = config.linux?.sysctls ?? {};
   if (Object.keys(sysctls).length > 0) spec.linux!.sysctl = { ...sysctls };

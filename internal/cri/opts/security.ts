@@ -67,7 +67,7 @@ export function applyPrivileged(spec: Spec, host: SpecHost, withHostDevices: boo
   delete spec.linux.maskedPaths;
   delete spec.linux.readonlyPaths;
   delete spec.linux.seccomp;
-  makeWritable(spec, ['/sys', '/sys/fs/cgroup']);
+  makeWritable(spec, ['sysfs', 'cgroup']);
   if (withHostDevices) {
     spec.linux.devices = [...(spec.linux.devices ?? []), ...host.allDevices()];
     spec.linux.resources ??= {};
@@ -120,7 +120,7 @@ export function applySeccomp(spec: Spec, choice: SeccompChoice, privileged: bool
   if (privileged || choice.kind === 'none') return;
   if (!host.seccompEnabled) throw invalidArgument(`${field}: seccomp is not supported on this host`);
   if (choice.kind === 'runtime-default') {
-    spec.linux.seccomp = defaultSeccompProfile(spec.process?.capabilities?.bounding ?? []);
+    spec.linux.seccomp = defaultSeccompProfile(spec.process?.capabilities?.bounding ?? [], host);
     return;
   }
   if (!choice.path.startsWith('/')) throw invalidArgument(`${field}: seccomp profile path ${JSON.stringify(choice.path)} must be absolute`);

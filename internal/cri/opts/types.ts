@@ -1,6 +1,7 @@
 // Inputs shared by the spec builders. Everything the builders would otherwise read from the host
 // (devices, mount propagation, the daemon's own oom_score_adj and capabilities, seccomp profile
 // files) comes through SpecHost, so the builders stay pure and tests can pin the facts.
+import type { SeccompHost } from '../../oci/seccomp_default';
 import type { LinuxDevice } from '../../oci/spec';
 
 /** The part of an OCI image config (image-spec `config`) the builders use. Keys as in the JSON. */
@@ -24,6 +25,8 @@ export interface RuntimeOptions {
   cgroupParent?: string;
   /** runc's systemd cgroup driver: cgroupsPath becomes "slice:berth:id". */
   systemdCgroup: boolean;
+  /** Hugepage limits of requests are dropped (containerd's disable_hugetlb_controller, default true). */
+  disableHugetlbController: boolean;
   /** Privileged containers keep the default /dev instead of getting every host device. */
   privilegedWithoutHostDevices?: boolean;
   /** Glob patterns (path.Match style) of pod annotations to copy into container and sandbox specs. */
@@ -43,8 +46,11 @@ export interface SandboxPaths {
 
 export type MountPropagationKind = 'shared' | 'slave' | 'private';
 
-/** Host facts and host look-ups the builders need; `hostFromSystem()` is the real one. */
-export interface SpecHost {
+/**
+ * Host facts and host look-ups the builders need; `hostFromSystem()` is the real one. `arch` and
+ * `kernelRelease` choose the RuntimeDefault seccomp rules.
+ */
+export interface SpecHost extends SeccompHost {
   /** The node's hostname, used when the pod config has none. */
   hostname: string;
   /** berthd's own /proc/self/oom_score_adj. */
@@ -55,6 +61,8 @@ export interface SpecHost {
   cgroupV2: boolean;
   /** True when the memory cgroup can limit swap (memsw / memory.swap.max). */
   swapControllerAvailable: boolean;
+  /** True when the hugetlb cgroup controller is there to take hugepage limits. */
+  hugetlbControllerAvailable: boolean;
   /** Whether seccomp can be used at all (kernel + runc built with libseccomp). */
   seccompEnabled: boolean;
   /** A host path ready to bind: missing directories created, symlinks resolved. */

@@ -130,7 +130,9 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
         containerConfig: config,
         sandboxConfig,
         imageConfig,
-        imageName: imageRef,
+        // The image as the user wrote it (kubelet >= 1.29 sends the resolved ID in image and the
+        // pod spec's string in user_specified_image), as containerd's image-name annotation.
+        imageName: config.image!.user_specified_image || imageRef,
         sandboxPid,
         targetPid: targetPid(svc, config),
         runtime: specRuntimeOptions(svc.config, runtime),

@@ -1,11 +1,14 @@
 // ListContainers with the CRI filters: ID prefix, state, pod sandbox ID prefix, label selector.
+// Like containerd's toCRIContainer: image is the request's image spec and image_ref the image ID
+// (kubelets before 1.30 match image_ref against image IDs for image GC; a repo digest there would
+// let an image in use be collected). ContainerStatus shows the repo tag and digest instead.
 import type { ListContainersRequest__Output } from '../../api/gen/runtime/v1/ListContainersRequest';
 import type { ListContainersResponse } from '../../api/gen/runtime/v1/ListContainersResponse';
 import { containerState } from '../store/container';
-import { imageDisplay } from './container_status';
 import { matchesLabels } from './filters';
 import type { CriService } from './service';
 
+// async: the handler table takes promises.
 export async function listContainers(svc: CriService, req: ListContainersRequest__Output): Promise<ListContainersResponse> {
   const filter = req.filter;
   let containers = svc.rt.containers.list();
@@ -16,22 +19,17 @@ export async function listContainers(svc: CriService, req: ListContainersRequest
     containers = containers.filter((c) => matchesLabels(c.metadata.config.labels, filter.label_selector));
   }
   return {
-    containers: await Promise.all(
-      containers.map(async (c) => {
-        const display = await imageDisplay(svc, c);
-        return {
-          id: c.id,
-          pod_sandbox_id: c.metadata.sandboxId,
-          metadata: c.metadata.config.metadata,
-          image: { image: display.image, annotations: {} },
-          image_ref: display.imageRef,
-          image_id: c.metadata.imageId,
-          state: containerState(c.status),
-          created_at: c.status.createdAt,
-          labels: c.metadata.config.labels,
-          annotations: c.metadata.config.annotations,
-        };
-      }),
-    ),
+    containers: containers.map((c) => ({
+      id: c.id,
+      pod_sandbox_id: c.metadata.sandboxId,
+      metadata: c.metadata.config.metadata,
+      image: c.metadata.config.image,
+      image_ref: c.metadata.imageId,
+      image_id: c.metadata.imageId,
+      state: containerState(c.status),
+      created_at: c.status.createdAt,
+      labels: c.metadata.config.labels,
+      annotations: c.metadata.config.annotations,
+    })),
   };
 }

@@ -28,7 +28,7 @@ export async function updateContainerResources(
     const newSpec = structuredClone(oldSpec);
     // A new hugepage list replaces the old one instead of adding to it.
     if (resources.hugepage_limits.length > 0) delete newSpec.linux?.resources?.hugepageLimits;
-    applyResources(newSpec, resources, rt.host, FIELD);
+    applyResources(newSpec, resources, rt.host, FIELD, { disableHugetlbController: svc.config.cri.disable_hugetlb_controller });
     rt.containers.updateSpec(container.id, newSpec);
     if (containerState(container.status) !== 'CONTAINER_RUNNING') return;
     const task = rt.tasks.get(container.id);

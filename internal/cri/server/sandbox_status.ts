@@ -1,5 +1,6 @@
 // PodSandboxStatus: the pod's state, IPs and namespaces from the store; `verbose` adds the
 // details crictl inspectp shows (pid, netns, image, runtime), as containerd's info map does.
+import { existsSync } from 'node:fs';
 import type { PodSandboxStatusRequest__Output } from '../../api/gen/runtime/v1/PodSandboxStatusRequest';
 import type { PodSandboxStatusResponse } from '../../api/gen/runtime/v1/PodSandboxStatusResponse';
 import type { PodSandboxStatus } from '../../api/gen/runtime/v1/PodSandboxStatus';
@@ -10,16 +11,34 @@ export function criSandboxState(sandbox: Sandbox): 'SANDBOX_READY' | 'SANDBOX_NO
   return sandbox.status.state === 'ready' ? 'SANDBOX_READY' : 'SANDBOX_NOTREADY';
 }
 
+/** Whether the pod's network namespace is gone (StopPodSandbox removes it); false for host network. */
+function netnsClosed(sandbox: Sandbox): boolean {
+  const path = sandbox.metadata.netnsPath;
+  return path !== '' && !existsSync(path);
+}
+
+/**
+ * The pod's IPs as containerd's getIPs reports them: none for a host-network pod (not ours to
+ * report) and none once the namespace is closed, so a stopped pod's old address is never shown.
+ */
+function podIps(sandbox: Sandbox): { ip: string; additionalIps: string[] } {
+  const { metadata: m } = sandbox;
+  const hostNetwork = m.config.linux?.security_context?.namespace_options?.network === 'NODE';
+  if (hostNetwork || netnsClosed(sandbox)) return { ip: '', additionalIps: [] };
+  return { ip: m.ip, additionalIps: m.additionalIps };
+}
+
 export function toCriSandboxStatus(sandbox: Sandbox): PodSandboxStatus {
   const { metadata: m } = sandbox;
+  const ips = podIps(sandbox);
   return {
     id: sandbox.id,
     metadata: m.config.metadata,
     state: criSandboxState(sandbox),
     created_at: sandbox.status.createdAt,
     network: {
-      ip: m.ip,
-      additional_ips: m.additionalIps.map((ip) => ({ ip })),
+      ip: ips.ip,
+      additional_ips: ips.additionalIps.map((ip) => ({ ip })),
     },
     linux: { namespaces: { options: m.config.linux?.security_context?.namespace_options ?? {} } },
     labels: m.config.labels,
@@ -40,7 +59,7 @@ export async function podSandboxStatus(
       info: JSON.stringify({
         pid: s.pid,
         processStatus: s.state === 'ready' ? 'running' : s.state === 'unknown' ? 'unknown' : 'stopped',
-        netNamespaceClosed: m.netnsPath === '' ? false : s.state !== 'ready',
+        netNamespaceClosed: netnsClosed(sandbox),
         netns: m.netnsPath,
         image: m.image,
         imageId: m.imageId,

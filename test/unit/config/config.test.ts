@@ -27,6 +27,7 @@ describe('config defaults', () => {
       default_runtime: 'runc',
       restrict_oom_score_adj: false,
       max_container_log_line_size: 16384,
+      disable_hugetlb_controller: true,
       enable_selinux: false,
       stream_server_address: '127.0.0.1',
       stream_server_port: '0',
@@ -66,6 +67,7 @@ sandbox_image = "localhost:5000/pause:1"
 default_runtime = "fast"
 restrict_oom_score_adj = true
 max_container_log_line_size = 1024
+disable_hugetlb_controller = false
 enable_selinux = false
 stream_server_address = "0.0.0.0"
 stream_server_port = "10010"
@@ -94,6 +96,7 @@ config_path = "/etc/berth/certs.d"
     expect(c.cri.default_runtime).toBe('fast');
     expect(c.cri.restrict_oom_score_adj).toBe(true);
     expect(c.cri.max_container_log_line_size).toBe(1024);
+    expect(c.cri.disable_hugetlb_controller).toBe(false);
     expect(c.cri.stream_server_port).toBe('10010');
     expect(c.cri.runtimes).toEqual({
       fast: {
@@ -133,6 +136,7 @@ describe('config errors name the key path', () => {
     );
     expect(parse('[cni]\nbin_dirs = "/usr/lib/cni"')).toBe('config /x.toml: cni.bin_dirs: expected array, got string');
     expect(parse('cri = 1')).toBe('config /x.toml: cri: expected table, got number');
+    expect(parse('[cri]\ndisable_hugetlb_controller = "no"')).toBe('config /x.toml: cri.disable_hugetlb_controller: expected boolean, got string');
   });
 
   it('wrong element type in an array', () => {

@@ -217,10 +217,24 @@ describe('buildContainerSpec: resources and cgroups', () => {
       devices: [{ allow: false, access: 'rwm' }],
       cpu: { period: 100000, quota: 50000, shares: 512, cpus: '0-1', mems: '0' },
       memory: { limit: 67108864, swap: 67108864 },
-      hugepageLimits: [{ pageSize: '2MB', limit: 4194304 }],
       unified: { 'memory.high': '1000000' },
     });
     expect(spec.process?.oomScoreAdj).toBe(0);
+  });
+
+  it('drops hugepage limits unless disable_hugetlb_controller is false and the host has hugetlb', () => {
+    // What kubelet sends on every node: a limit-0 entry per page size.
+    const res = resources({ hugepage_limits: [{ page_size: '2MB', limit: '0' }, { page_size: '1GB', limit: '0' }] });
+    const build = (disableHugetlbController: boolean, hugetlbControllerAvailable: boolean) =>
+      buildContainerSpec(
+        containerInput({ containerConfig: containerConfig({}, {}, res), runtime: { ...RUNTIME, disableHugetlbController }, host: pinnedHost({ hugetlbControllerAvailable }) }),
+      ).linux?.resources?.hugepageLimits;
+    expect(build(true, true)).toBeUndefined();
+    expect(build(false, false)).toBeUndefined();
+    expect(build(false, true)).toEqual([
+      { pageSize: '2MB', limit: 0 },
+      { pageSize: '1GB', limit: 0 },
+    ]);
   });
 
   it('keeps an explicit swap limit and leaves swap alone without a swap controller', () => {
@@ -230,6 +244,8 @@ describe('buildContainerSpec: resources and cgroups', () => {
       containerInput({ containerConfig: containerConfig({}, {}, resources({ memory_limit_in_bytes: '100000000' })), host: pinnedHost({ swapControllerAvailable: false }) }),
     );
     expect(noSwap.linux?.resources?.memory).toEqual({ limit: 100000000 });
+    const explicitNoSwap = buildContainerSpec(containerInput({ containerConfig: containerConfig({}, {}, res), host: pinnedHost({ swapControllerAvailable: false }) }));
+    expect(explicitNoSwap.linux?.resources?.memory).toEqual({ limit: 100000000 });
   });
 
   it.each([
@@ -315,8 +331,8 @@ describe('buildContainerSpec: security', () => {
     expect(spec.linux?.seccomp).toBeUndefined();
     expect(spec.linux?.devices).toEqual([NULL_DEVICE, FUSE_DEVICE]);
     expect(spec.linux?.resources?.devices).toEqual([{ allow: true, access: 'rwm' }]);
-    expect(mountAt(spec, '/sys')[0]?.options).not.toContain('ro');
-    expect(mountAt(spec, '/sys/fs/cgroup')[0]?.options).not.toContain('ro');
+    expect(mountAt(spec, '/sys')[0]?.options).toEqual(['nosuid', 'noexec', 'nodev', 'rw']);
+    expect(mountAt(spec, '/sys/fs/cgroup')[0]?.options).toEqual(['nosuid', 'noexec', 'nodev', 'relatime', 'rw']);
   });
 
   it('privileged without host devices keeps the deny-all device cgroup', () => {
@@ -348,7 +364,7 @@ describe('buildContainerSpec: security', () => {
     expect(seccomp?.defaultAction).toBe('SCMP_ACT_ERRNO');
     const allowed = new Set((seccomp?.syscalls ?? []).filter((s) => s.action === 'SCMP_ACT_ALLOW' && !s.args).flatMap((s) => s.names));
     for (const name of ['read', 'write', 'execve', 'nanosleep', 'clock_nanosleep', 'wait4', 'openat', 'exit_group', 'chroot']) expect(allowed).toContain(name);
-    for (const name of ['mount', 'unshare', 'setns', 'reboot', 'ptrace']) expect(allowed).not.toContain(name);
+    for (const name of ['mount', 'unshare', 'setns', 'reboot', 'process_vm_readv']) expect(allowed).not.toContain(name);
 
     const admin = buildContainerSpec(
       containerInput({ containerConfig: containerConfig({}, { seccomp: { profile_type: 'RuntimeDefault', localhost_ref: '' }, capabilities: { add_capabilities: ['SYS_ADMIN'], drop_capabilities: [], add_ambient_capabilities: [] } }) }),

@@ -1,5 +1,4 @@
 import { capabilitiesFromMask, effectiveCapabilitiesFromStatus, knownCapabilities } from '../../../internal/oci/capabilities';
-import { defaultSeccompProfile } from '../../../internal/oci/seccomp_default';
 import { defaultUnixSpec } from '../../../internal/oci/spec';
 
 describe('defaultUnixSpec', () => {
@@ -54,23 +53,5 @@ describe('capabilities', () => {
     expect(effectiveCapabilitiesFromStatus('Name:\tx\nCapPrm:\t0000000000000001\nCapEff:\t0000000000000020\n')).toEqual(['CAP_KILL']);
     expect(() => effectiveCapabilitiesFromStatus('Name: x\n')).toThrow(/CapEff/);
     expect(() => capabilitiesFromMask('zz')).toThrow(/hexadecimal/);
-  });
-});
-
-describe('defaultSeccompProfile', () => {
-  it('blocks namespace creation without CAP_SYS_ADMIN and makes clone3 fall back', () => {
-    const p = defaultSeccompProfile(['CAP_CHOWN'], 'x64');
-    expect(p.architectures).toEqual(['SCMP_ARCH_X86_64', 'SCMP_ARCH_X86', 'SCMP_ARCH_X32']);
-    const clone = p.syscalls?.find((s) => s.names.includes('clone'));
-    expect(clone?.args?.[0]).toEqual({ index: 0, value: 0x7e020000, valueTwo: 0, op: 'SCMP_CMP_MASKED_EQ' });
-    expect(p.syscalls?.find((s) => s.names.includes('clone3'))).toEqual({ names: ['clone3'], action: 'SCMP_ACT_ERRNO', errnoRet: 38 });
-  });
-
-  it('opens capability-gated syscalls', () => {
-    const allowed = (caps: string[]) => new Set(defaultSeccompProfile(caps, 'x64').syscalls?.filter((s) => s.action === 'SCMP_ACT_ALLOW' && !s.args).flatMap((s) => s.names));
-    expect(allowed(['CAP_SYS_PTRACE']).has('ptrace')).toBe(true);
-    expect(allowed([]).has('ptrace')).toBe(false);
-    expect(allowed(['CAP_SYS_ADMIN']).has('clone3')).toBe(true);
-    expect(allowed(['CAP_SYS_CHROOT']).has('chroot')).toBe(true);
   });
 });

@@ -167,7 +167,10 @@ export function pinnedHost(o: Partial<SpecHost> & { propagation?: Record<string,
     capabilities: ['CAP_CHOWN', 'CAP_DAC_OVERRIDE', 'CAP_KILL', 'CAP_SYS_ADMIN', 'CAP_NET_ADMIN', 'CAP_SETUID', 'CAP_SETGID'],
     cgroupV2: false,
     swapControllerAvailable: true,
+    hugetlbControllerAvailable: true,
     seccompEnabled: true,
+    arch: 'x64',
+    kernelRelease: '6.1.0-18-amd64',
     resolveMountSource: (p) => p,
     mountPropagation: (p) => propagation[p] ?? 'private',
     devicesAt: (hostPath, containerPath) => {
@@ -185,7 +188,7 @@ export function pinnedHost(o: Partial<SpecHost> & { propagation?: Record<string,
   };
 }
 
-export const RUNTIME: RuntimeOptions = { namespace: 'k8s.io', restrictOomScoreAdj: false, systemdCgroup: false };
+export const RUNTIME: RuntimeOptions = { namespace: 'k8s.io', restrictOomScoreAdj: false, systemdCgroup: false, disableHugetlbController: true };
 
 export function containerInput(o: Partial<ContainerSpecInput> = {}): ContainerSpecInput {
   return {

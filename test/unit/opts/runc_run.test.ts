@@ -59,7 +59,7 @@ maybe('generated specs under real runc', () => {
 
   it('runs busybox in a container joining the sandbox namespaces', () => {
     const host = hostFromSystem();
-    const runtime: RuntimeOptions = { namespace: 'berth-test', restrictOomScoreAdj: true, systemdCgroup: false, cgroupParent };
+    const runtime: RuntimeOptions = { namespace: 'berth-test', restrictOomScoreAdj: true, systemdCgroup: false, disableHugetlbController: true, cgroupParent };
     const sb = path.join(tmp, 'sandbox-files');
     fs.mkdirSync(path.join(sb, 'shm'), { recursive: true });
     const pod = podConfig({}, { seccomp: { profile_type: 'RuntimeDefault', localhost_ref: '' } });
@@ -128,7 +128,7 @@ maybe('generated specs under real runc', () => {
   it('runs a privileged container with the host devices and berthd capabilities', () => {
     expect(sandboxPid).toBeGreaterThan(0);
     const host = hostFromSystem();
-    const runtime: RuntimeOptions = { namespace: 'berth-test', restrictOomScoreAdj: true, systemdCgroup: false, cgroupParent };
+    const runtime: RuntimeOptions = { namespace: 'berth-test', restrictOomScoreAdj: true, systemdCgroup: false, disableHugetlbController: true, cgroupParent };
     const pod = podConfig({}, { privileged: true });
     pod.linux!.cgroup_parent = '';
     const id = `${containerId}-priv`;

@@ -92,6 +92,12 @@ describe('buildSandboxSpec', () => {
     expect(buildSandboxSpec(sandboxInput({ config: podConfig({}, { ...sc, privileged: true }) })).linux?.seccomp).toBeUndefined();
   });
 
+  it('mounts the pod netns sysfs read-write for a privileged pod only (its containers share that superblock)', () => {
+    const sysOptions = (privileged: boolean) => buildSandboxSpec(sandboxInput({ config: podConfig({}, { privileged }) })).mounts?.find((m) => m.destination === '/sys')?.options;
+    expect(sysOptions(false)).toEqual(['nosuid', 'noexec', 'nodev', 'ro']);
+    expect(sysOptions(true)).toEqual(['nosuid', 'noexec', 'nodev', 'rw']);
+  });
+
   it('refuses a pause image with nothing to run', () => {
     let err: unknown;
     try {
