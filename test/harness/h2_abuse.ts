@@ -145,3 +145,58 @@ export async function dropStorm(
   await Promise.all(Array.from({ length: opts.concurrency }, worker));
   return outcomes;
 }
+
+/**
+ * A client that stops reading while berthd writes a large answer, half-closes, then reads it all
+ * and goes. With the answer just larger than the socket buffer, berthd's last write is still
+ * pending when the FIN arrives and completes only once we read: that ordering (the socket ended
+ * and finished before the HTTP/2 session saw the end) is what killed berthd when the session ran
+ * over a JS stream. `body` is the serialized request message; resolves with the bytes read.
+ */
+export function stalledHalfClose(socket: string, authority: string, path: string, body: Buffer, stallMs: number): Promise<number> {
+  return new Promise((resolve) => {
+    const conn = net.connect(socket);
+    let received = 0;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      conn.destroy();
+      resolve(received);
+    };
+    conn.on('error', finish);
+    conn.on('close', finish);
+    conn.on('end', finish);
+    conn.on('connect', () => {
+      // Flow-control windows wide open, so only the socket buffer holds the answer back.
+      const settings = Buffer.alloc(6);
+      settings.writeUInt16BE(0x4, 0); // SETTINGS_INITIAL_WINDOW_SIZE
+      settings.writeUInt32BE(0x7fffffff, 2);
+      const increment = Buffer.alloc(4);
+      increment.writeUInt32BE(0x7fffffff - 65535);
+      const message = Buffer.alloc(5 + body.length);
+      message.writeUInt32BE(body.length, 1);
+      body.copy(message, 5);
+      const block = encodeLiteralBlock([
+        { name: ':method', value: 'POST' },
+        { name: ':scheme', value: 'http' },
+        { name: ':path', value: path },
+        { name: ':authority', value: authority },
+        { name: 'content-type', value: 'application/grpc' },
+        { name: 'te', value: 'trailers' },
+      ]);
+      conn.pause();
+      conn.write(
+        Buffer.concat([PREFACE, frame(0x4, 0, 0, settings), frame(0x8, 0, 0, increment), frame(0x1, 0x4, 1, block), frame(0x0, 0x1, 1, message)]),
+      );
+      setTimeout(() => {
+        conn.end();
+        setTimeout(() => {
+          conn.on('data', (chunk: Buffer) => (received += chunk.length));
+          conn.resume();
+        }, 50);
+      }, stallMs);
+    });
+    setTimeout(finish, stallMs + 10_000).unref();
+  });
+}
