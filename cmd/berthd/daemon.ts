@@ -20,6 +20,9 @@ import { recover } from '../../internal/cri/server/recover';
 import { reattachContainerIO } from '../../internal/cri/server/container_start';
 import { watchContainerExit } from '../../internal/cri/server/container_stop';
 import { claimSocketPath, removeSocketIfOurs, socketInode } from './socket';
+import { metrics } from '../../internal/metrics';
+import { startMetrics } from '../../internal/metrics/serve';
+import { countRuntimeState } from '../../internal/cri/server/runtime_state_counts';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -101,6 +104,12 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       mkdirSync(config.root, { recursive: true, mode: 0o711 });
       undo.push(acquireRootLock(config.root));
       mkdirSync(config.state, { recursive: true, mode: 0o711 });
+      // Before anything reports (recovery records exits): metrics on only when an address is set.
+      if (config.metrics.address !== '') {
+        const served = await startMetrics(config.metrics.address);
+        undo.push(() => served.stop());
+        logger.info('metrics serving', { address: served.address });
+      }
 
       db = MetadataDB.open(join(config.root, 'metadata.db'));
       const openDb = db;
@@ -119,11 +128,13 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
         runtime,
         networkStatus: async () => runtime.cni.assertReady(),
       });
+      metrics().setStateSource(() => countRuntimeState(svc));
       // Before serving: every record reconciled with what really runs (and half-done work undone).
       await recover(svc, (service, container, task) =>
         watchContainerExit(service, container.id, task, reattachContainerIO(service, container)),
       );
-      const grpcServer = createGrpcServer(svc, opts.registry ?? berthHandlers());
+      // channelz bookkeeping costs CPU on every call and connection, and nothing here reads it.
+      const grpcServer = createGrpcServer(svc, opts.registry ?? berthHandlers(), { 'grpc.enable_channelz': 0 });
       server = grpcServer;
       undo.push(() => {
         grpcServer.forceShutdown();

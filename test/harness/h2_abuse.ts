@@ -24,7 +24,7 @@ export type DropPoint =
   | 'unread-response' // whole request, the answer left unread in our receive queue
   | 'mid-response' // whole request, a part of the answer read
   | 'burst-and-close' // the server's greeting left unread, then the whole request and the close at once
-  | 'complete'; // whole request, whole answer, then close
+  | 'complete'; // whole request, every answer (trailers), then close
 
 export const DROP_POINTS: readonly DropPoint[] = [
   'after-preface',
@@ -60,6 +60,8 @@ export interface DropOutcome {
   point: DropPoint;
   /** Response bytes received before the drop. */
   received: number;
+  /** Streams whose answer ended (HEADERS with END_STREAM) before the drop. */
+  answered: number;
   /** A connect error (the daemon was not accepting), if any. */
   error?: string;
 }
@@ -75,22 +77,35 @@ function delay(ms: number): Promise<void> {
 export function dropConnection(socket: string, authority: string, path: string, point: DropPoint, settleMs: number): Promise<DropOutcome> {
   return new Promise((resolve) => {
     const conn = net.connect(socket);
+    const streams = point === 'complete' || point === 'mid-response' ? 3 : 1;
     let received = 0;
+    let answered = 0;
+    let pending = Buffer.alloc(0);
     let done = false;
     const finish = (error?: string) => {
       if (done) return;
       done = true;
       conn.destroy();
-      resolve({ point, received, ...(error ? { error } : {}) });
+      resolve({ point, received, answered, ...(error ? { error } : {}) });
     };
     conn.on('error', (err) => finish(err.message));
     conn.on('close', () => finish());
     conn.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (point === 'mid-response') finish();
+      if (point === 'mid-response') return finish();
+      pending = Buffer.concat([pending, chunk]);
+      while (pending.length >= 9 && pending.length >= 9 + pending.readUIntBE(0, 3)) {
+        if (pending[3] === 0x1 && pending[4] & 0x1) answered++; // trailers (or a trailers-only answer)
+        pending = pending.subarray(9 + pending.readUIntBE(0, 3));
+      }
+      // A finished client goes once it has every answer: half-close, then close.
+      if (point === 'complete' && answered === streams) {
+        conn.end();
+        finish();
+      }
     });
     conn.on('connect', () => {
-      const call = unaryCallBytes(authority, path, point === 'complete' || point === 'mid-response' ? 3 : 1);
+      const call = unaryCallBytes(authority, path, streams);
       void (async () => {
         if (point === 'burst-and-close') {
           // berthd reads our request and, in the same read loop, ECONNRESET (its greeting is unread
@@ -111,15 +126,11 @@ export function dropConnection(socket: string, authority: string, path: string, 
         if (point === 'unread-response') conn.pause(); // the answer stays in our receive queue
         conn.write(Buffer.concat(call.data));
         if (point === 'unread-response') return delay(settleMs).then(() => finish());
-        if (point === 'complete') {
-          // Three calls' worth of answers; then close as a finished client would.
-          await delay(settleMs);
-          conn.end();
-        }
+        // 'complete' waits for its answers (above).
       })();
     });
-    // No answer at all within a generous bound is the daemon's problem, not ours: stop waiting.
-    setTimeout(() => finish(), 5000).unref();
+    // A guard against hanging, not a timing assertion: a complete call's answers are checked by the caller.
+    setTimeout(() => finish('no answer within 60 s'), 60_000).unref();
   });
 }
 

@@ -104,7 +104,7 @@ describe.each([
     // Every kind of drop was exercised, and the completed calls got answers.
     expect(new Set(all.map((o) => o.point))).toEqual(new Set(DROP_POINTS));
     const complete = all.filter((o) => o.point === 'complete');
-    expect(complete.every((o) => o.received > 0 && o.error === undefined)).toBe(true);
+    expect(complete.filter((o) => o.answered !== 3 || o.error !== undefined)).toEqual([]);
 
     const version = await env.client.runtime.Version({}, deadline(10_000));
     expect(version.runtime_name).toBe('berth');
