@@ -21,9 +21,14 @@ const openFd = (path: string, flags: number): Promise<number> =>
   new Promise((resolve, reject) => open(path, flags, (err, fd) => (err ? reject(err) : resolve(fd))));
 
 
+/** Applies each resize; never rejects (it runs unawaited): a process already gone is no error. */
 async function forwardResizes(opts: { resize?: AsyncIterable<{ width: number; height: number }> }, apply: (w: number, h: number) => Promise<void>): Promise<void> {
   if (!opts.resize) return;
-  for await (const size of opts.resize) await apply(size.width, size.height).catch(() => undefined);
+  try {
+    for await (const size of opts.resize) await apply(size.width, size.height).catch(() => undefined);
+  } catch {
+    // apply threw synchronously (the exec is not registered any more) or the stream failed
+  }
 }
 
 /**
@@ -108,7 +113,16 @@ export class CriStreamingRuntime implements StreamingRuntime {
       }
       if (opts.stdout && io.stdout) io.stdout.pipe(opts.stdout, { end: false });
       if (opts.stderr && io.stderr) io.stderr.pipe(opts.stderr, { end: false });
-      const onAbort = () => void task.killExec(execId, SIGKILL).catch(() => undefined);
+      // The client may leave at any point, also before the exec is registered with its task
+      // (killExec then throws at once, in an event listener: that would crash berthd) or
+      // between its creation and its start: onStarted kills it then.
+      const onAbort = () => {
+        try {
+          void task.killExec(execId, SIGKILL).catch(() => undefined);
+        } catch {
+          // not registered (yet, or any more)
+        }
+      };
       opts.signal.addEventListener('abort', onAbort, { once: true });
       try {
         const exit = await task.exec(
@@ -121,6 +135,7 @@ export class CriStreamingRuntime implements StreamingRuntime {
             onStarted: () => {
               io.releaseKeepers();
               markStarted();
+              if (opts.signal.aborted) onAbort();
               void forwardResizes(opts, (w, h) => task.resizePty(execId, w, h));
             },
           },
@@ -149,27 +164,45 @@ export class CriStreamingRuntime implements StreamingRuntime {
     const { container, task } = runningTask(this.rt, opts.containerId);
     const cio = containerIOs(this.rt.containers).get(container.id);
     if (!cio) throw failedPrecondition(`container ${container.id}: its output is not attached to berthd`);
+    // Back-pressure: a client that has not taken what we wrote holds the container's output
+    // until it has, rather than berthd buffering a chatty container's output without bound.
+    const releases = new Set<() => void>();
     const unsubscribe = cio.addOutputListener((stream, chunk) => {
       const target = stream === 'stdout' || opts.tty ? opts.stdout : opts.stderr;
-      target?.write(chunk);
+      if (!target || target.destroyed || target.writableEnded || target.write(chunk)) return;
+      const hold = cio.holdOutput();
+      const release = () => {
+        releases.delete(release);
+        target.removeListener('drain', release);
+        target.removeListener('close', release);
+        hold();
+      };
+      releases.add(release);
+      target.once('drain', release);
+      target.once('close', release);
     });
     const ends: Promise<void>[] = [
       task.exited.then(() => cio.drained()),
       new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true })),
     ];
     if (opts.stdin && cio.stdin) ends.push(this.forwardAttachStdin(container, task, opts.stdin, cio.stdin, opts.tty));
+    else opts.stdin?.resume(); // the container has no stdin: drop what the client types
     void forwardResizes(opts, (w, h) => task.resizePty('', w, h));
     try {
       await Promise.race(ends);
     } finally {
       unsubscribe();
+      for (const release of releases) release();
     }
   }
 
   /** Copies a client's stdin into the container's; resolves when the client detached (never for stdin_once). */
   private forwardAttachStdin(container: Container, task: CriTask, from: Readable, to: Writable, tty: boolean): Promise<void> {
     from.on('data', (chunk: Buffer) => {
-      if (!to.writableEnded && !to.destroyed) to.write(chunk);
+      // A container that does not read its stdin makes the client wait, not berthd buffer.
+      if (to.writableEnded || to.destroyed || to.write(chunk)) return;
+      from.pause();
+      to.once('drain', () => from.resume());
     });
     return new Promise<void>((resolve) => {
       from.once('end', () => {

@@ -1,8 +1,12 @@
 // Terminal resize events: a stream of concatenated JSON objects {"Width":80,"Height":24} (Go's
 // json.Encoder adds a newline after each, but nothing requires one). Decoded into an async
-// iterable that ends with the stream; a malformed object ends it as kubelet's decoder does.
+// iterable that ends with the stream; a malformed object ends it as kubelet's decoder does, and so
+// does an object that grows past any plausible size (its text would otherwise be kept unbounded).
 import type { Readable } from 'node:stream';
 import type { TerminalSize } from './runtime';
+
+/** A resize object is about 30 bytes; anything this long is not one. */
+export const MAX_RESIZE_OBJECT_LENGTH = 4096;
 
 /** Splits text into complete top-level JSON objects, keeping the unfinished tail. */
 export class JsonObjectSplitter {
@@ -12,7 +16,12 @@ export class JsonObjectSplitter {
   private escaped = false;
   private scanned = 0;
 
-  /** Feeds text; returns the complete objects it finished. */
+  constructor(private readonly maxObjectLength = Number.POSITIVE_INFINITY) {}
+
+  /** Set once an unfinished object grew past the bound: what follows cannot be trusted. */
+  overflowed = false;
+
+  /** Feeds text; returns the complete objects it finished (see overflowed). */
   push(text: string): string[] {
     this.pending += text;
     const out: string[] = [];
@@ -50,6 +59,14 @@ export class JsonObjectSplitter {
     } else {
       this.pending = this.pending.slice(start);
       this.scanned = this.pending.length;
+      if (this.pending.length > this.maxObjectLength) {
+        this.overflowed = true;
+        this.pending = '';
+        this.depth = 0;
+        this.scanned = 0;
+        this.inString = false;
+        this.escaped = false;
+      }
     }
     return out;
   }
@@ -69,7 +86,7 @@ function toTerminalSize(json: string): TerminalSize | undefined {
 
 /** Reads resize events from `source` until it ends or sends something that is not one. */
 export async function* decodeResizeEvents(source: Readable): AsyncGenerator<TerminalSize> {
-  const splitter = new JsonObjectSplitter();
+  const splitter = new JsonObjectSplitter(MAX_RESIZE_OBJECT_LENGTH);
   for await (const chunk of source) {
     const text = Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
     for (const json of splitter.push(text)) {
@@ -77,5 +94,6 @@ export async function* decodeResizeEvents(source: Readable): AsyncGenerator<Term
       if (!size) return;
       yield size;
     }
+    if (splitter.overflowed) return;
   }
 }

@@ -62,6 +62,9 @@ interface LiveSession {
   destroy(): void;
 }
 
+/** The largest WebSocket message a client may send; a bigger one closes the connection (1009). */
+export const WEBSOCKET_MAX_PAYLOAD = 1024 * 1024;
+
 const ROUTE = /^\/(exec|attach|portforward)\/([A-Za-z0-9_-]+)\/?$/;
 
 export class StreamingServer {
@@ -90,7 +93,13 @@ export class StreamingServer {
     if (!this.wss) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { WebSocketServer: Server } = require('ws') as typeof import('ws');
-      this.wss = new Server({ noServer: true, handleProtocols: (_offered, req) => this.chosenProtocol.get(req) || false });
+      this.wss = new Server({
+        noServer: true,
+        // ws's default is 100 MiB per message, buffered whole before we see it; clients send
+        // stdin and port-forward data in chunks of at most 32 KiB.
+        maxPayload: WEBSOCKET_MAX_PAYLOAD,
+        handleProtocols: (_offered, req) => this.chosenProtocol.get(req) || false,
+      });
     }
     return this.wss;
   }

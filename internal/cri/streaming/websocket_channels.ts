@@ -2,10 +2,17 @@
 // (binary protocols: one byte; base64 protocols: one ASCII digit then base64 text). v5 adds a
 // close signal, [255, channel], that ends what the client sends on that channel (stdin EOF).
 // Channels here are Node streams: readable for what the client sends, writable for what we send.
+// What the client sends is buffered per channel up to a high-water mark; past it the socket is
+// paused (TCP back-pressure) until the consumer reads, so a client outrunning a slow process, or
+// sending on a channel nobody reads yet, costs a bounded amount of memory.
 import { Readable, Writable } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 
 const STREAM_CLOSE_SIGNAL = 255;
+/** Bytes a readable channel holds before the socket is paused. */
+export const CHANNEL_HIGH_WATER_MARK = 64 * 1024;
+/** While paused nothing reads the socket, so a client's hang-up goes unseen: ping it this often. */
+const PAUSED_PROBE_MS = 5_000;
 
 export type ChannelEncoding = 'binary' | 'base64';
 
@@ -17,8 +24,13 @@ export interface ChannelOptions {
 
 export class WebSocketChannels {
   private readonly readers = new Map<number, Readable>();
+  /** Channels whose input has ended (v5 close signal, socket closed): later input is dropped. */
+  private readonly ended = new Set<number>();
+  /** Channels over their high-water mark: the socket stays paused while any is. */
+  private readonly full = new Set<number>();
   private readonly controller = new AbortController();
   private readonly closed: Promise<void>;
+  private probe: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ws: WebSocket,
@@ -28,8 +40,9 @@ export class WebSocketChannels {
     ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
     ws.on('error', () => undefined); // surfaced as 'close'
     ws.once('close', () => {
+      clearInterval(this.probe);
       this.controller.abort();
-      for (const reader of this.readers.values()) reader.push(null);
+      for (const channel of this.readers.keys()) this.endInput(channel);
     });
   }
 
@@ -42,9 +55,11 @@ export class WebSocketChannels {
   readable(channel: number): Readable {
     let reader = this.readers.get(channel);
     if (!reader) {
-      reader = new Readable({ read() {} });
-      if (this.signal.aborted) reader.push(null);
+      reader = new Readable({ highWaterMark: CHANNEL_HIGH_WATER_MARK, read: () => this.onRead(channel) });
       this.readers.set(channel, reader);
+      // A consumer that gives up (destroys the stream) must not keep the socket paused.
+      reader.once('close', () => this.endInput(channel));
+      if (this.signal.aborted) this.endInput(channel);
     }
     return reader;
   }
@@ -77,11 +92,38 @@ export class WebSocketChannels {
     this.ws.terminate();
   }
 
+  /** Ends a channel's input once; anything the client sends on it afterwards is dropped. */
+  private endInput(channel: number): void {
+    if (this.ended.has(channel)) return;
+    this.ended.add(channel);
+    const reader = this.readers.get(channel);
+    if (reader && !reader.destroyed) reader.push(null);
+    this.onRead(channel);
+  }
+
+  private onRead(channel: number): void {
+    if (!this.full.delete(channel) || this.full.size > 0) return;
+    clearInterval(this.probe);
+    this.probe = undefined;
+    if (this.ws.readyState === this.ws.OPEN) this.ws.resume();
+  }
+
+  private pause(channel: number): void {
+    this.full.add(channel);
+    if (this.probe) return;
+    this.ws.pause();
+    // A ping to a reset connection fails, and the socket closes.
+    this.probe = setInterval(() => {
+      if (this.ws.readyState === this.ws.OPEN && this.ws.bufferedAmount === 0) this.ws.ping();
+    }, PAUSED_PROBE_MS);
+    this.probe.unref();
+  }
+
   private onMessage(data: RawData, isBinary: boolean): void {
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(new Uint8Array(data));
     if (bytes.length === 0) return;
     if (this.opts.supportsClose && bytes[0] === STREAM_CLOSE_SIGNAL) {
-      if (bytes.length === 2) this.readers.get(bytes[1])?.push(null);
+      if (bytes.length === 2) this.endInput(bytes[1]);
       return;
     }
     let channel = bytes[0];
@@ -91,6 +133,7 @@ export class WebSocketChannels {
       payload = Buffer.from(payload.toString('latin1'), 'base64');
     }
     const reader = this.readers.get(channel);
-    if (reader && !reader.readableEnded && payload.length > 0) reader.push(payload);
+    if (!reader || this.ended.has(channel) || payload.length === 0) return;
+    if (!reader.push(payload)) this.pause(channel);
   }
 }

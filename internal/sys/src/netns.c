@@ -3,8 +3,11 @@
  *
  * Every namespace switch happens on a short-lived pthread of our own, never on Node's main
  * thread nor on a libuv pool thread: a thread that called unshare/setns stays in that namespace
- * until it exits, so it must be a thread nobody else will ever reuse. The slow parts run as
- * napi async work so the event loop is not blocked. */
+ * until it exits, so it must be a thread nobody else will ever reuse. That thread also does the
+ * slow part (a connect can take its whole timeout) and is detached: the outcome reaches the main
+ * thread through a threadsafe function, so no libuv pool thread ever waits on it (the pool has
+ * four threads shared with fs, dns and zlib; a few port-forwards to a port that drops SYNs
+ * would otherwise stall all of them). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -31,7 +34,7 @@ typedef struct {
   int err;         /* 0 when the job succeeded */
   const char *call; /* the system call that failed */
   napi_deferred deferred;
-  napi_async_work work;
+  napi_threadsafe_function tsfn;
 } ns_job;
 
 static void job_fail(ns_job *job, int err, const char *call) {
@@ -42,23 +45,23 @@ static void job_fail(ns_job *job, int err, const char *call) {
 
 /* --- createNetns -------------------------------------------------------------------------- */
 
-/* Runs on its own thread: a fresh network namespace for this thread only, then pinned by a bind
+/* On the job's thread: a fresh network namespace for this thread only, then pinned by a bind
  * mount of the thread's ns file onto job->path so it outlives the thread.
  * Propagation: like containerd's pkg/netns (and unlike `ip netns add`, which makes its dir a
  * shared mount) we leave the parent's propagation alone: runc, the shim and the CNI plugins all
  * open the path from the host mount namespace, and runc's containers detach the host's mounts
  * when they pivot_root, so no copy of this mount outlives removeNetns. */
-static void *create_on_thread(void *arg) {
-  ns_job *job = arg;
+static void unshare_and_pin(ns_job *job) {
   if (unshare(CLONE_NEWNET) != 0) {
     job_fail(job, errno, "unshare");
-    return NULL;
+    return;
   }
   if (mount("/proc/thread-self/ns/net", job->path, "none", MS_BIND, NULL) != 0)
     job_fail(job, errno, "mount");
-  return NULL; /* the thread ends here, taking its namespace membership with it */
+  /* the thread ends soon after, taking its namespace membership with it */
 }
 
+/* Runs on the job's own thread: make the mount point, then a fresh namespace pinned on it. */
 static void create_execute(ns_job *job) {
   /* The mount point: an empty file, exclusive so two sandboxes never share one path. */
   int fd = open(job->path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
@@ -67,10 +70,7 @@ static void create_execute(ns_job *job) {
     return;
   }
   close(fd);
-  pthread_t thread;
-  int rc = pthread_create(&thread, NULL, create_on_thread, job);
-  if (rc != 0) job_fail(job, rc, "pthread_create");
-  else pthread_join(thread, NULL);
+  unshare_and_pin(job);
   if (job->err != 0) unlink(job->path); /* nothing was mounted: drop the file we made */
 }
 
@@ -108,21 +108,20 @@ static int connect_loopback(int family, int port, int timeout_ms, int *err) {
   return fd;
 }
 
-/* Runs on its own thread: join the namespace, then connect. The socket keeps the namespace it
+/* On the job's thread: join the namespace, then connect. The socket keeps the namespace it
  * was made in, so it stays usable from any thread once handed back. */
-static void *connect_on_thread(void *arg) {
-  ns_job *job = arg;
+static void connect_execute(ns_job *job) {
   int nsfd = open(job->path, O_RDONLY | O_CLOEXEC);
   if (nsfd < 0) {
     job_fail(job, errno, "open");
-    return NULL;
+    return;
   }
   int rc = setns(nsfd, CLONE_NEWNET);
   int setns_err = errno;
   close(nsfd);
   if (rc != 0) {
     job_fail(job, setns_err, "setns");
-    return NULL;
+    return;
   }
   int err4 = 0, err6 = 0;
   job->fd = connect_loopback(AF_INET, job->port, job->timeout_ms, &err4);
@@ -130,42 +129,49 @@ static void *connect_on_thread(void *arg) {
   if (job->fd < 0 && err4 != ETIMEDOUT)
     job->fd = connect_loopback(AF_INET6, job->port, job->timeout_ms, &err6);
   if (job->fd < 0) job_fail(job, err4, "connect"); /* the IPv4 error names the usual case */
-  return NULL;
-}
-
-static void connect_execute(ns_job *job) {
-  pthread_t thread;
-  int rc = pthread_create(&thread, NULL, connect_on_thread, job);
-  if (rc != 0) job_fail(job, rc, "pthread_create");
-  else pthread_join(thread, NULL);
 }
 
 /* --- async plumbing ----------------------------------------------------------------------- */
 
-static void job_execute(napi_env env, void *data) {
-  (void)env;
+/* On the main thread: settle the promise (a connected fd for JOB_CONNECT) and free the job. */
+static void job_settle(napi_env env, napi_value js_cb, void *context, void *data) {
+  (void)js_cb;
+  (void)context;
   ns_job *job = data;
-  if (job->kind == JOB_CREATE) create_execute(job);
-  else connect_execute(job);
-}
-
-static void job_complete(napi_env env, napi_status status, void *data) {
-  ns_job *job = data;
-  if (status == napi_ok && job->err == 0) {
+  if (env == NULL) { /* environment torn down: nobody to settle */
+    if (job->fd >= 0) close(job->fd);
+    free(job);
+    return;
+  }
+  if (job->err == 0) {
     napi_value value;
     if (job->kind == JOB_CONNECT) napi_create_int32(env, job->fd, &value);
     else napi_get_undefined(env, &value);
     napi_resolve_deferred(env, job->deferred, value);
   } else {
-    if (job->kind == JOB_CONNECT && job->fd >= 0) close(job->fd);
+    if (job->fd >= 0) close(job->fd);
     /* Build the errno-carrying Error the same way the sync calls throw it, then reject with it. */
     napi_value error;
-    berth_throw_errno(env, job->err != 0 ? job->err : ECANCELED, job->call ? job->call : "async", job->path);
+    berth_throw_errno(env, job->err, job->call ? job->call : "async", job->path);
     napi_get_and_clear_last_exception(env, &error);
     napi_reject_deferred(env, job->deferred, error);
   }
-  napi_delete_async_work(env, job->work);
   free(job);
+}
+
+/* The job's own detached thread; it ends (leaving any namespace it joined) once it has reported. */
+static void *job_thread(void *arg) {
+  ns_job *job = arg;
+  if (job->kind == JOB_CREATE) create_execute(job);
+  else connect_execute(job);
+  /* job_settle frees the job, possibly before the call below returns: keep the tsfn apart. */
+  napi_threadsafe_function tsfn = job->tsfn;
+  if (napi_call_threadsafe_function(tsfn, job, napi_tsfn_blocking) != napi_ok) { /* env torn down */
+    if (job->fd >= 0) close(job->fd);
+    free(job);
+  }
+  napi_release_threadsafe_function(tsfn, napi_tsfn_release);
+  return NULL;
 }
 
 /* Reads a path argument into buf; throws and returns 0 when it is not a usable path. */
@@ -182,13 +188,29 @@ static int read_path(napi_env env, napi_value value, char *buf, size_t size) {
   return 1;
 }
 
+/* Starts the job on its own thread; returns the promise job_settle will settle. */
 static napi_value queue_job(napi_env env, ns_job *job, const char *name) {
   napi_value promise, resource_name;
   job->fd = -1;
   napi_create_promise(env, &job->deferred, &promise);
   napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &resource_name);
-  napi_create_async_work(env, NULL, resource_name, job_execute, job_complete, job, &job->work);
-  napi_queue_async_work(env, job->work);
+  int rc = ENOMEM;
+  if (napi_create_threadsafe_function(env, NULL, NULL, resource_name, 0, 1, NULL, NULL, NULL, job_settle, &job->tsfn) == napi_ok) {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 256 * 1024);
+    pthread_t thread;
+    rc = pthread_create(&thread, &attr, job_thread, job);
+    pthread_attr_destroy(&attr);
+    if (rc == 0) return promise;
+    napi_release_threadsafe_function(job->tsfn, napi_tsfn_abort);
+  }
+  napi_value error;
+  berth_throw_errno(env, rc, "pthread_create", job->path);
+  napi_get_and_clear_last_exception(env, &error);
+  napi_reject_deferred(env, job->deferred, error);
+  free(job);
   return promise;
 }
 

@@ -2,10 +2,11 @@
 // netns created by the test is reachable through the streaming server, and not from the host.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createNetns, removeNetns } from '../../../internal/sys/netns';
+import { connectInNetns, createNetns, removeNetns } from '../../../internal/sys/netns';
 import { portForwardInNetns } from '../../../internal/cri/streaming/runtime';
 import { portForward } from '../../harness/streaming_client';
 import { startFixture, type Fixture } from './fixture';
@@ -73,4 +74,60 @@ describe('port-forward into a network namespace', () => {
     });
     expect(refused).toBe('ECONNREFUSED');
   });
+});
+
+describe('connecting into a network namespace', () => {
+  const HANGING_PORT = 47_778;
+  // Listens with a backlog of 0 and never accepts: once its queue holds a connection, further SYNs
+  // are dropped and connects to it hang until their timeout (a port behind a dropping firewall).
+  const NEVER_ACCEPTS = [
+    'import socket, time',
+    'tcp = socket.socket()',
+    `tcp.bind(("127.0.0.1", ${HANGING_PORT}))`,
+    'tcp.listen(0)',
+    'print("ready", flush=True)',
+    'time.sleep(3600)',
+  ].join('\n');
+  let dir: string;
+  let netnsPath: string;
+  let listener: ChildProcess | undefined;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'berth-pf-hang-'));
+    netnsPath = join(dir, 'netns');
+    await createNetns(netnsPath);
+    await run('nsenter', [`--net=${netnsPath}`, 'ip', 'link', 'set', 'lo', 'up']);
+    const child = spawn('nsenter', [`--net=${netnsPath}`, 'python3', '-c', NEVER_ACCEPTS], { stdio: ['ignore', 'pipe', 'inherit'] });
+    listener = child;
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.once('data', () => resolve());
+      child.once('close', (code) => reject(new Error(`netns listener exited ${code}`)));
+    });
+  });
+
+  afterEach(() => {
+    if (listener && listener.exitCode === null) listener.kill('SIGKILL');
+    removeNetns(netnsPath);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps the libuv pool free while connects hang (fs calls still answer)', async () => {
+    // More hanging connects than the pool has threads (4 unless UV_THREADPOOL_SIZE says otherwise).
+    const poolSize = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+    let failed = 0;
+    const connects = Array.from({ length: poolSize + 8 }, () => {
+      const c = connectInNetns(netnsPath, HANGING_PORT, { timeoutMs: 20_000 });
+      void c.then(
+        (s) => s.destroy(), // a connect or two fill the listener's queue and succeed
+        () => failed++,
+      );
+      return c;
+    });
+    // A pool job, queued after the connects: it would wait for pool threads they occupy.
+    await stat(dir);
+    expect(failed).toBe(0); // no connect timed out first: the fs call never waited for one
+    // Ending the listener makes the hanging connects fail fast (RST to the next SYN).
+    listener?.kill('SIGKILL');
+    await Promise.allSettled(connects);
+  }, 60_000);
 });

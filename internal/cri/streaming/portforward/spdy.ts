@@ -88,6 +88,14 @@ export function servePortForwardSpdy(
       return;
     }
     pair[slot] = stream;
+    if (slot === 'error') stream.resume(); // nothing to read there: drop what the client sends
+    // The client gave up on a half-made pair: free it now rather than at its timeout.
+    const unpaired = pair;
+    stream.once('reset', () => {
+      if (pairs.get(requestId) !== unpaired) return;
+      clearTimeout(unpaired.timer);
+      pairs.delete(requestId);
+    });
     if (pair.data && pair.error) {
       clearTimeout(pair.timer);
       pairs.delete(requestId);

@@ -74,9 +74,13 @@ function buildSession(
   session.once('close', () => controller.abort());
   const errorStream = streams.get('error');
   const resizeStream = opts.tty && supportsResize(protocol) ? streams.get('resize') : undefined;
+  const stdin = opts.stdin ? streams.get('stdin') : undefined;
+  // Whatever the client sends on a stream we do not read is dropped as it comes: left unread it
+  // would fill the stream's buffer and stall the whole session (see SpdySession's flow control).
+  for (const stream of streams.values()) if (stream !== stdin && stream !== resizeStream) stream.resume();
   return {
     protocol,
-    stdin: opts.stdin ? streams.get('stdin') : undefined,
+    stdin,
     stdout: opts.stdout ? streams.get('stdout') : undefined,
     stderr: opts.stderr && !opts.tty ? streams.get('stderr') : undefined,
     resize: resizeStream ? decodeResizeEvents(resizeStream) : undefined,

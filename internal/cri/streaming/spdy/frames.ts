@@ -7,6 +7,16 @@ export const SPDY_VERSION = 3;
 export const FRAME_HEADER_SIZE = 8;
 /** Data frames are cut to this size; the field allows 16 MiB but peers buffer whole frames. */
 export const MAX_DATA_CHUNK = 64 * 1024;
+/** The largest decompressed header block we accept (zlib bombs stop here). */
+export const MAX_HEADER_BLOCK = 1024 * 1024;
+/** The most name/value pairs in one header block; clients send about five. */
+export const MAX_HEADER_COUNT = 256;
+/**
+ * The largest frame we read. The wire allows 16 MiB, which we would buffer whole; real clients
+ * (spdystream through io.Copy) send 32 KiB data frames and header blocks of a few hundred bytes.
+ * A compressed block may be slightly larger than its cap once inflated is not: hence the slack.
+ */
+export const MAX_FRAME_LENGTH = MAX_HEADER_BLOCK + 64 * 1024;
 
 export const FrameType = {
   SYN_STREAM: 1,
@@ -39,7 +49,7 @@ export type Frame =
 
 export const protocolError = (message: string) => new BerthError('InvalidArgument', `spdy: ${message}`);
 
-/** Cuts a byte stream into frames; keeps partial frames until the rest arrives. */
+/** Cuts a byte stream into frames; keeps partial frames until the rest arrives. Throws on an oversized frame. */
 export class FrameReader {
   private chunks: Buffer[] = [];
   private buffered = 0;
@@ -53,6 +63,7 @@ export class FrameReader {
     while (this.buffered >= FRAME_HEADER_SIZE) {
       const head = this.peek(FRAME_HEADER_SIZE);
       const length = head.readUIntBE(5, 3);
+      if (length > MAX_FRAME_LENGTH) throw protocolError(`frame of ${length} bytes is over the ${MAX_FRAME_LENGTH}-byte limit`);
       if (this.buffered < FRAME_HEADER_SIZE + length) break;
       const whole = this.take(FRAME_HEADER_SIZE + length);
       const payload = whole.subarray(FRAME_HEADER_SIZE);
@@ -135,6 +146,7 @@ export function decodeHeaderBlock(block: Buffer): Record<string, string> {
     return s;
   };
   const count = word();
+  if (count > MAX_HEADER_COUNT) throw protocolError(`header block of ${count} headers is over the ${MAX_HEADER_COUNT}-header limit`);
   for (let i = 0; i < count; i++) {
     const name = bytes(word()).toLowerCase();
     const value = bytes(word());

@@ -3,6 +3,13 @@
 // its own headers (no :method/:path), the server answers each with SYN_REPLY before any DATA, and
 // neither side enforces flow-control windows. We still acknowledge received bytes with
 // WINDOW_UPDATE so clients that do count windows (spdy-transport) never stall.
+//
+// Everything a client can make us hold is bounded (compare spdystream's GHSA-pc3f-x583-g7j2):
+// frame size and header blocks (frames.ts, header_codec.ts), open streams per session (more are
+// refused), and three queues that make us stop reading the socket while they are over their
+// mark: frames read but not yet handled, frames queued for writing (PING echoes, RSTs and
+// WINDOW_UPDATEs to a client that does not read), and each stream's unread data. Reset and
+// refused streams are dropped at once.
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import type { Logger } from '../../../log/logger';
@@ -28,6 +35,18 @@ import { SpdyStream, type StreamTransport } from './stream';
 
 /** How long a closing session waits for the client to hang up before cutting the socket. */
 const CLOSE_GRACE_MS = 5_000;
+/** Streams open at once on one session; exec needs five, a port-forward two per connection. */
+export const MAX_STREAMS_PER_SESSION = 256;
+/** Frames read but not handled yet (header blocks inflate asynchronously) before reads pause. */
+const INBOUND_FRAMES_HIGH_WATER = 64;
+/** Frames waiting to be written before reads pause: the client's replies pile up otherwise. */
+const OUTBOUND_FRAMES_HIGH_WATER = 64;
+/**
+ * While reads are paused a client's hang-up goes unseen (nothing reads the socket), so a session
+ * whose process writes nothing would outlive its client: we PING it this often, and a write to a
+ * reset connection fails and closes the session.
+ */
+const PAUSED_PROBE_MS = 5_000;
 
 export interface SpdySessionEvents {
   stream: [SpdyStream];
@@ -39,10 +58,22 @@ export class SpdySession extends EventEmitter<SpdySessionEvents> implements Stre
   private readonly compressor = new HeaderCompressor();
   private readonly decompressor = new HeaderDecompressor();
   private readonly streams = new Map<number, SpdyStream>();
-  private inbound: Promise<void> = Promise.resolve();
+  /** Frames read and not yet handled, in arrival order. */
+  private readonly inbound: Frame[] = [];
+  private handling = false;
   private outbound: Promise<void> = Promise.resolve();
+  /** Frames enqueued and not yet taken by the socket. */
+  private queuedOut = 0;
+  /** Streams whose unread data is past their high-water mark. */
+  private readonly fullStreams = new Set<number>();
+  private paused = false;
+  private probe: NodeJS.Timeout | undefined;
+  /** Our PINGs have even IDs (the client's are odd). */
+  private lastPingId = 0;
   private lastRemoteId = 0;
   private goneAway = false;
+  /** A protocol error: nothing more is read; the connection is being cut. */
+  private failed = false;
   private closed = false;
 
   constructor(
@@ -116,12 +147,41 @@ export class SpdySession extends EventEmitter<SpdySessionEvents> implements Stre
 
   forget(streamId: number): void {
     this.streams.delete(streamId);
+    if (this.fullStreams.delete(streamId)) this.updateFlow();
+  }
+
+  streamDrained(streamId: number): void {
+    if (this.fullStreams.delete(streamId)) this.updateFlow();
+  }
+
+  /** Reads the socket only while every queue the client fills is under its mark. */
+  private updateFlow(): void {
+    const pause = this.inbound.length >= INBOUND_FRAMES_HIGH_WATER || this.queuedOut >= OUTBOUND_FRAMES_HIGH_WATER || this.fullStreams.size > 0;
+    if (pause === this.paused || this.closed) return;
+    this.paused = pause;
+    clearInterval(this.probe);
+    this.probe = undefined;
+    if (!pause) {
+      this.socket.resume();
+      return;
+    }
+    this.socket.pause();
+    this.probe = setInterval(() => {
+      // Only when nothing is queued: a client that does not read gets no pile of PINGs either.
+      if (this.queuedOut > 0) return;
+      this.lastPingId = (this.lastPingId + 2) & 0x7ffffffe;
+      const id = this.lastPingId;
+      void this.enqueue(() => controlFrame(FrameType.PING, 0, wordsBody(id))).catch(() => undefined);
+    }, PAUSED_PROBE_MS);
+    this.probe.unref();
   }
 
   // --- outbound ---------------------------------------------------------------------------
 
   /** Queues one frame (built in order, possibly async) and resolves once the socket took it. */
   private enqueue(build: () => Buffer | Promise<Buffer>): Promise<void> {
+    this.queuedOut++;
+    this.updateFlow();
     const sent = this.outbound.then(async () => {
       if (this.closed || this.socket.destroyed) throw new Error('spdy session closed');
       const bytes = await build();
@@ -136,7 +196,10 @@ export class SpdySession extends EventEmitter<SpdySessionEvents> implements Stre
         this.socket.once('close', done);
       });
     });
-    this.outbound = sent.catch(() => undefined);
+    this.outbound = sent.catch(() => undefined).finally(() => {
+      this.queuedOut--;
+      this.updateFlow();
+    });
     return sent;
   }
 
@@ -149,22 +212,47 @@ export class SpdySession extends EventEmitter<SpdySessionEvents> implements Stre
   // --- inbound ----------------------------------------------------------------------------
 
   private onBytes(chunk: Buffer): void {
-    if (this.closed) return;
-    for (const frame of this.reader.push(chunk)) {
-      // Header blocks decompress asynchronously; a chain keeps every frame in arrival order.
-      this.inbound = this.inbound.then(() => (this.closed ? undefined : this.handleFrame(frame)));
+    if (this.closed || this.failed) return;
+    try {
+      this.inbound.push(...this.reader.push(chunk));
+    } catch (err) {
+      this.failProtocol(err);
+      return;
     }
-    this.inbound = this.inbound.catch((err: unknown) => this.failProtocol(err));
+    this.updateFlow();
+    void this.handleInbound();
+  }
+
+  /** Handles queued frames one at a time: header blocks inflate asynchronously, in arrival order. */
+  private async handleInbound(): Promise<void> {
+    if (this.handling) return;
+    this.handling = true;
+    try {
+      for (let frame = this.inbound.shift(); frame && !this.closed && !this.failed; frame = this.inbound.shift()) {
+        const handled = this.handleFrame(frame);
+        if (handled) await handled;
+        this.updateFlow();
+      }
+    } catch (err) {
+      this.failProtocol(err);
+    } finally {
+      this.handling = false;
+    }
   }
 
   private failProtocol(err: unknown): void {
-    if (this.closed) return;
+    if (this.closed || this.failed) return;
+    this.failed = true;
+    this.inbound.length = 0;
     this.logger.warn('spdy protocol error; closing the connection', { error: messageOf(err) });
     this.goAway(GoawayStatus.PROTOCOL_ERROR);
     void this.enqueue(() => Buffer.alloc(0)).finally(() => this.socket.destroy());
+    // A client that does not read never lets the GOAWAY out: cut it regardless.
+    setTimeout(() => this.socket.destroy(), CLOSE_GRACE_MS).unref();
   }
 
-  private async handleFrame(frame: Frame): Promise<void> {
+  /** Handles one frame; returns a promise only when it must wait (a header block to inflate). */
+  private handleFrame(frame: Frame): Promise<void> | undefined {
     if (!frame.control) return this.handleData(frame.streamId, frame.flags, frame.data);
     if (frame.version !== SPDY_VERSION) throw protocolError(`unsupported SPDY version ${frame.version}`);
     const body = frame.body;
@@ -175,11 +263,10 @@ export class SpdySession extends EventEmitter<SpdySessionEvents> implements Stre
       case FrameType.HEADERS:
         // Not expected from a client, but the block must pass through the shared zlib context.
         if (body.length < 4) throw protocolError('short HEADERS/SYN_REPLY frame');
-        await this.decompressor.decompress(body.subarray(4));
-        return;
+        return this.decompressor.decompress(body.subarray(4)).then(() => undefined);
       case FrameType.RST_STREAM:
         if (body.length < 8) throw protocolError('short RST_STREAM frame');
-        this.streams.get(body.readUInt32BE(0) & 0x7fffffff)?.onAbort();
+        this.abortStream(body.readUInt32BE(0) & 0x7fffffff);
         return;
       case FrameType.PING:
         // Client pings have odd IDs; echo them. Even IDs would be answers to ours (we send none).
@@ -208,6 +295,10 @@ export class SpdySession extends EventEmitter<SpdySessionEvents> implements Stre
       this.sendReset(id, RstStatus.REFUSED_STREAM);
       return;
     }
+    if (this.streams.size >= MAX_STREAMS_PER_SESSION) {
+      this.sendReset(id, RstStatus.REFUSED_STREAM);
+      return;
+    }
     const stream = new SpdyStream(this, id, headers, {
       remoteFin: (flags & FLAG_FIN) !== 0,
       unidirectional: (flags & FLAG_UNIDIRECTIONAL) !== 0,
@@ -217,20 +308,31 @@ export class SpdySession extends EventEmitter<SpdySessionEvents> implements Stre
     else this.emit('stream', stream);
   }
 
-  private handleData(streamId: number, flags: number, data: Buffer): void {
+  private handleData(streamId: number, flags: number, data: Buffer): undefined {
     const stream = this.streams.get(streamId);
     if (!stream) {
       if (streamId <= this.lastRemoteId) return; // a stream we already finished with
       this.sendReset(streamId, RstStatus.INVALID_STREAM);
       return;
     }
-    stream.onData(data);
+    if (!stream.onData(data)) this.fullStreams.add(streamId);
     if (flags & FLAG_FIN) stream.onRemoteFin();
+  }
+
+  /** The client reset a stream: it is done, whoever still holds it. */
+  private abortStream(streamId: number): void {
+    const stream = this.streams.get(streamId);
+    if (!stream) return;
+    this.forget(streamId);
+    stream.onAbort();
   }
 
   private onSocketClosed(): void {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.probe);
+    this.inbound.length = 0;
+    this.fullStreams.clear();
     for (const stream of this.streams.values()) stream.onAbort();
     this.streams.clear();
     this.compressor.close();

@@ -2,8 +2,13 @@
 // sends (ends on FIN), its writable side sends DATA frames (FIN on end()). Once the client resets
 // the stream or the connection drops, writes are silently dropped, never errors: a process piping
 // into a vanished client must not crash the daemon; the session's abort signal stops it instead.
+// What the client sends is buffered up to STREAM_HIGH_WATER_MARK; past it onData reports the
+// stream full and the session stops reading the socket until the consumer reads (streamDrained).
 import { Duplex } from 'node:stream';
 import { MAX_DATA_CHUNK, RstStatus } from './frames';
+
+/** Bytes of client data a stream buffers before the session pauses the socket. */
+export const STREAM_HIGH_WATER_MARK = 64 * 1024;
 
 /** What a stream needs from its session (implemented by SpdySession). */
 export interface StreamTransport {
@@ -11,7 +16,10 @@ export interface StreamTransport {
   sendData(streamId: number, data: Buffer, fin: boolean): Promise<void>;
   sendReset(streamId: number, status: number): void;
   sendWindowUpdate(streamId: number, delta: number): void;
+  /** The stream is finished with (closed, reset either way): the session drops it. */
   forget(streamId: number): void;
+  /** The consumer read: a stream that was full has room again. */
+  streamDrained(streamId: number): void;
 }
 
 export interface StreamFlags {
@@ -35,7 +43,7 @@ export class SpdyStream extends Duplex {
     readonly headers: Readonly<Record<string, string>>,
     private readonly flags: StreamFlags,
   ) {
-    super({ allowHalfOpen: true });
+    super({ allowHalfOpen: true, readableHighWaterMark: STREAM_HIGH_WATER_MARK });
     if (flags.remoteFin) this.finishRemote();
     this.once('close', () => transport.forget(id));
   }
@@ -46,12 +54,13 @@ export class SpdyStream extends Duplex {
     return this.replied;
   }
 
-  /** Refuses or tears down the stream (RST_STREAM). */
+  /** Refuses or tears down the stream (RST_STREAM); the session forgets it at once. */
   reset(status: number = RstStatus.CANCEL): void {
     if (this.aborted) return;
     this.aborted = true;
     this.transport.sendReset(this.id, status);
     this.finishRemote();
+    this.transport.forget(this.id);
   }
 
   /** True once the stream was reset by either side or its connection is gone. */
@@ -61,23 +70,30 @@ export class SpdyStream extends Duplex {
 
   // --- called by the session -------------------------------------------------------------
 
-  onData(data: Buffer): void {
-    if (this.remoteDone) return; // DATA after FIN or reset: dropped, as spdystream does
-    if (data.length === 0) return;
-    if (this.push(data)) this.transport.sendWindowUpdate(this.id, data.length);
-    else this.unacked += data.length;
+  /** Buffers client data; false once the buffer is past its high-water mark (stop reading). */
+  onData(data: Buffer): boolean {
+    if (this.remoteDone || this.destroyed) return true; // DATA after FIN or reset: dropped, as spdystream does
+    if (data.length === 0) return true;
+    if (this.push(data)) {
+      this.transport.sendWindowUpdate(this.id, data.length);
+      return true;
+    }
+    this.unacked += data.length;
+    return false;
   }
 
   onRemoteFin(): void {
     this.finishRemote();
   }
 
-  /** The client reset the stream or the connection closed. */
+  /** The client reset the stream or the connection closed: emits 'reset' once. */
   onAbort(): void {
     // Writes from now on are dropped; ending stays with whoever owns the writable side, so a
     // late write never meets "write after end".
+    if (this.aborted) return;
     this.aborted = true;
     this.finishRemote();
+    this.emit('reset');
   }
 
   // --- Duplex implementation ------------------------------------------------------------
@@ -87,6 +103,7 @@ export class SpdyStream extends Duplex {
       this.transport.sendWindowUpdate(this.id, this.unacked);
       this.unacked = 0;
     }
+    this.transport.streamDrained(this.id);
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, callback: (err?: Error | null) => void): void {
@@ -118,6 +135,6 @@ export class SpdyStream extends Duplex {
   private finishRemote(): void {
     if (this.remoteDone) return;
     this.remoteDone = true;
-    this.push(null);
+    if (!this.destroyed) this.push(null);
   }
 }
