@@ -24,9 +24,10 @@ export interface ResolvedEntry {
 }
 
 /** One directory of the view: the host directories that show through at its path, topmost first. */
-type ViewDir = readonly string[];
+export type ViewDir = readonly string[];
 
-type Lookup =
+/** One name of a view directory: a directory (with its own view), a symlink (not followed) or anything else. */
+export type Lookup =
   | { kind: 'dir'; dirs: ViewDir; hostPath: string; stats: Stats }
   | { kind: 'symlink'; hostPath: string }
   | { kind: 'other'; hostPath: string; stats: Stats };
@@ -45,7 +46,7 @@ const isWhiteout = (st: Stats): boolean => st.isCharacterDevice() && st.rdev ===
 const isOpaque = (dir: string): boolean => lgetxattr(dir, OVERLAY_OPAQUE_XATTR)?.toString() === 'y';
 
 /** `name` in `dir`; undefined when absent (or whited out, on an overlay view). */
-function lookup(dir: ViewDir, name: string, overlay: boolean): Lookup | undefined {
+export function lookup(dir: ViewDir, name: string, overlay: boolean): Lookup | undefined {
   let found: { hostPath: string; stats: Stats } | undefined;
   const dirs: string[] = [];
   for (const layerDir of dir) {
@@ -68,7 +69,7 @@ function lookup(dir: ViewDir, name: string, overlay: boolean): Lookup | undefine
 
 const components = (p: string): string[] => p.split('/').filter((c) => c !== '' && c !== '.');
 
-function resolve(layers: readonly string[], path: string, overlay: boolean): ResolvedEntry | undefined {
+function resolve(layers: readonly string[], path: string, overlay: boolean): { entry: ResolvedEntry; view?: ViewDir } | undefined {
   const rootStats = layers.length === 0 ? undefined : lstatOrAbsent(layers[0]!);
   if (rootStats === undefined) return undefined;
   // stack[i] is the directory at depth i of the resolved path; stack[0] is the root.
@@ -105,9 +106,9 @@ function resolve(layers: readonly string[], path: string, overlay: boolean): Res
     }
     // A file with more to walk: ENOTDIR, which the caller sees as "not there".
     if (pending.length > 0) return undefined;
-    return { hostPath: entry.hostPath, stats: entry.stats };
+    return { entry: { hostPath: entry.hostPath, stats: entry.stats } };
   }
-  return tops[tops.length - 1];
+  return { entry: tops[tops.length - 1]!, view: stack[stack.length - 1] };
 }
 
 /**
@@ -115,10 +116,21 @@ function resolve(layers: readonly string[], path: string, overlay: boolean): Res
  * undefined when it does not exist. Throws InvalidArgument after MAX_SYMLINKS symlinks.
  */
 export function resolveInRoot(root: string, path: string): ResolvedEntry | undefined {
-  return resolve([root], path, false);
+  return resolve([root], path, false)?.entry;
 }
 
 /** As resolveInRoot, over the merged view of overlay layer directories given topmost first. */
 export function resolveInLayers(layers: readonly string[], path: string): ResolvedEntry | undefined {
-  return resolve(layers, path, true);
+  return resolve(layers, path, true)?.entry;
+}
+
+/**
+ * The directory `path` names, resolved as resolveInLayers (or resolveInRoot when `overlay` is
+ * false) does: the host directories that show through at it, topmost first. Undefined when it is
+ * absent; null when it is not a directory.
+ */
+export function resolveDirView(layers: readonly string[], path: string, overlay: boolean): ViewDir | null | undefined {
+  const found = resolve(layers, path, overlay);
+  if (found === undefined) return undefined;
+  return found.view ?? null;
 }

@@ -1,14 +1,13 @@
 // buildContainerSpec: the OCI spec of a workload container, from its CRI config, its pod's config
 // and its image config — the same decisions containerd's CRI plugin makes in containerSpec and
 // containerSpecOpts, in the same order (later steps may override earlier ones).
-import { createHash } from 'node:crypto';
 import type { ContainerConfig__Output } from '../../api/gen/runtime/v1/ContainerConfig';
 import type { PodSandboxConfig__Output } from '../../api/gen/runtime/v1/PodSandboxConfig';
 import { invalidArgument } from '../../errdefs/errors';
 import { defaultUnixSpec } from '../../oci/default_spec';
 import type { Spec } from '../../oci/spec';
 import * as annotations from '../annotations';
-import { applyBindMounts, type BindRequest, fromCriMount, sandboxFileMounts } from './mounts';
+import { applyBindMounts, fromCriMount, imageVolumeMounts, sandboxFileMounts } from './mounts';
 import { applyContainerNamespaces, setNamespace } from './namespaces';
 import { applyUser, containerArgs, DEFAULT_PATH_ENV, mergeEnv, userString } from './process';
 import { applyOomScoreAdj, applyResources, cgroupsPath } from './resources';
@@ -16,7 +15,7 @@ import { applyCapabilities, applyPrivileged, applySeccomp, clearAmbientCapabilit
 import type { ImageConfig, RuntimeOptions, SandboxPaths, SpecHost } from './types';
 import type { UserLookup } from './user';
 import { validateContainerConfig } from './validate';
-import { cleanPath, int64, passthroughAnnotations, text } from './values';
+import { int64, passthroughAnnotations, text } from './values';
 
 export interface ContainerSpecInput {
   id: string;
@@ -139,21 +138,4 @@ function effectiveUserName(username: string, uid: string | undefined, imageUser:
   if (uid !== undefined) return String(int64(uid, `${FIELD}.run_as_user`));
   const fromImage = (imageUser ?? '').split(':')[0] ?? '';
   return fromImage === '' ? '0' : fromImage;
-}
-
-/**
- * Image-declared volumes get a private directory each (under `volumesDir`), unless a CRI mount
- * already covers that path. Without `volumesDir` they stay in the rootfs.
- */
-function imageVolumeMounts(image: ImageConfig, criMounts: readonly BindRequest[], volumesDir: string | undefined): BindRequest[] {
-  if (volumesDir === undefined) return [];
-  const covered = new Set(criMounts.map((m) => cleanPath(m.containerPath)));
-  const out: BindRequest[] = [];
-  for (const raw of Object.keys(image.Volumes ?? {}).sort()) {
-    const dst = cleanPath(raw.startsWith('/') ? raw : `/${raw}`);
-    if (covered.has(dst)) continue;
-    const dir = createHash('sha256').update(dst).digest('hex').slice(0, 32);
-    out.push({ containerPath: dst, hostPath: `${volumesDir.replace(/\/+$/, '')}/${dir}`, readonly: false, propagation: 'PROPAGATION_PRIVATE' });
-  }
-  return out;
 }

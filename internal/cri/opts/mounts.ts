@@ -1,10 +1,11 @@
 // Container mounts: the sandbox's files (/etc/hosts, /etc/hostname, /etc/resolv.conf, /dev/shm),
 // the request's CRI mounts, and how they replace the spec's default mounts — as containerd's
 // containerMounts + opts.WithMounts do.
+import { createHash } from 'node:crypto';
 import type { Mount__Output } from '../../api/gen/runtime/v1/Mount';
 import { failedPrecondition, invalidArgument } from '../../errdefs/errors';
 import type { Linux, Mount, Spec } from '../../oci/spec';
-import type { SandboxPaths, SpecHost } from './types';
+import type { ImageConfig, SandboxPaths, SpecHost } from './types';
 import { cleanPath, isCleanAbsolute } from './values';
 
 export const ETC_HOSTS = '/etc/hosts';
@@ -39,6 +40,24 @@ export function sandboxFileMounts(paths: SandboxPaths, criMounts: readonly BindR
   add(RESOLV_CONF, paths.resolvPath, readonlyRootfs);
   add(DEV_SHM, hostIpc ? DEV_SHM : paths.shmPath, false);
   return out;
+}
+
+/**
+ * Image-declared volumes (containerd's volumeMounts): a private directory each under `volumesDir`,
+ * named by the volume's path, unless a CRI mount already covers that path. Without `volumesDir`
+ * (ignore_image_defined_volumes) they stay in the rootfs.
+ */
+export function imageVolumeMounts(image: ImageConfig, criMounts: readonly BindRequest[], volumesDir: string | undefined): BindRequest[] {
+  if (volumesDir === undefined) return [];
+  const covered = new Set(criMounts.map((m) => cleanPath(m.containerPath)));
+  const destinations = new Set(Object.keys(image.Volumes ?? {}).map((raw) => cleanPath(raw.startsWith('/') ? raw : `/${raw}`)));
+  return [...destinations]
+    .filter((dst) => !covered.has(dst))
+    .sort()
+    .map((dst): BindRequest => {
+      const dir = createHash('sha256').update(dst).digest('hex').slice(0, 32);
+      return { containerPath: dst, hostPath: `${volumesDir.replace(/\/+$/, '')}/${dir}`, readonly: false, propagation: 'PROPAGATION_PRIVATE' };
+    });
 }
 
 function ensureLinux(spec: Spec): Linux {

@@ -13,7 +13,9 @@ import type { CreateContainerRequest__Output } from '../../api/gen/runtime/v1/Cr
 import type { CreateContainerResponse } from '../../api/gen/runtime/v1/CreateContainerResponse';
 import type { PodSandboxConfig__Output } from '../../api/gen/runtime/v1/PodSandboxConfig';
 import { failedPrecondition, invalidArgument, messageOf, wrap } from '../../errdefs/errors';
+import { seedImageVolumes } from '../image_volumes';
 import { buildContainerSpec } from '../opts/container_spec';
+import { fromCriMount, imageVolumeMounts } from '../opts/mounts';
 import { userLookupFromImage } from '../opts/user';
 import { validateContainerConfig } from '../opts/validate';
 import { specImageConfig } from '../image_config';
@@ -22,7 +24,7 @@ import { resolveRuntimeHandler, specRuntimeOptions } from '../runtime_handler';
 import { sandboxPaths } from '../sandbox_files';
 import { localImage } from '../sandbox_image';
 import { snapshotGcGate } from '../snapshot_gc';
-import { containerState } from '../store/container';
+import { containerState, type Container } from '../store/container';
 import { nowNanos } from '../store/time';
 import { CleanupStack } from '../util/cleanup';
 import { crashPoint } from '../util/crash_points';
@@ -62,13 +64,27 @@ export function containerStopSignal(config: ContainerConfig__Output, imageStopSi
   return imageStopSignal || 'SIGTERM';
 }
 
-/** PID of the container whose PID namespace a TARGET-mode container joins (it must be running). */
-function targetPid(svc: CriService, config: ContainerConfig__Output): number | undefined {
+/**
+ * The container whose PID namespace a TARGET-mode container joins, as containerd's
+ * validateTargetContainer: it must exist, belong to the same pod and be running. Checked at create
+ * and again at start. Undefined when the pid mode is not TARGET.
+ */
+export function validateTargetContainer(svc: CriService, sandboxId: string, config: ContainerConfig__Output): Container | undefined {
   const ns = config.linux?.security_context?.namespace_options;
   if (ns?.pid !== 'TARGET') return undefined;
-  const target = svc.rt.containers.tryGet(ns.target_id);
-  if (!target || containerState(target.status) !== 'CONTAINER_RUNNING' || target.status.pid === 0) return undefined;
-  return target.status.pid;
+  const what = `invalid target container ${JSON.stringify(ns.target_id)}`;
+  let target: Container;
+  try {
+    target = svc.rt.containers.get(ns.target_id);
+  } catch (err) {
+    throw wrap(err, what);
+  }
+  if (target.metadata.sandboxId !== sandboxId) {
+    throw invalidArgument(`${what}: it belongs to sandbox ${target.metadata.sandboxId}, not to sandbox ${sandboxId}`);
+  }
+  const state = containerState(target.status);
+  if (state !== 'CONTAINER_RUNNING' || target.status.pid === 0) throw failedPrecondition(`${what}: it is not running (${state})`);
+  return target;
 }
 
 export async function createContainer(svc: CriService, req: CreateContainerRequest__Output): Promise<CreateContainerResponse> {
@@ -124,6 +140,7 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
       });
 
       const imageConfig = specImageConfig(image.resolved.config);
+      const volumesDir = svc.config.cri.ignore_image_defined_volumes ? undefined : join(rootDir, 'volumes');
       const spec = buildContainerSpec({
         id,
         sandboxId: sandbox.id,
@@ -134,13 +151,16 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
         // pod spec's string in user_specified_image), as containerd's image-name annotation.
         imageName: config.image!.user_specified_image || imageRef,
         sandboxPid,
-        targetPid: targetPid(svc, config),
+        targetPid: validateTargetContainer(svc, sandbox.id, config)?.status.pid,
         runtime: specRuntimeOptions(svc.config, runtime),
         sandboxPaths: sandboxPaths(sandbox.metadata.stateDir),
         userLookup: userLookupFromImage((p) => readRootfsFile(rootfs, p)),
         host: rt.host,
-        volumesDir: join(rootDir, 'volumes'),
+        volumesDir,
       });
+      // The spec made each volume's directory (empty); the image's content there goes in now. A
+      // failure leaves them to the container dirs' undo.
+      await seedImageVolumes(rootfs, imageVolumeMounts(imageConfig, (config.mounts ?? []).map(fromCriMount), volumesDir));
 
       crashPoint('container_create:before_persist');
       // The commit point: metadata, spec and status in one transaction.

@@ -17,6 +17,7 @@ import { nowNanos } from '../store/time';
 import type { CriTask } from '../tasks/types';
 import { CleanupStack } from '../util/cleanup';
 import { crashPoint } from '../util/crash_points';
+import { validateTargetContainer } from './container_create';
 import { watchContainerExit } from './container_stop';
 import { hookContainer, hookSandbox } from './hook_views';
 import type { CriService } from './service';
@@ -101,6 +102,9 @@ async function startLocked(svc: CriService, container: Container): Promise<void>
   const log = svc.logger.with({ containerId: id, podSandboxId: m.sandboxId });
   const sandbox = rt.sandboxes.get(m.sandboxId);
   if (sandbox.status.state !== 'ready') throw failedPrecondition(`sandbox container ${sandbox.id} is not running`);
+  // The spec names the target's /proc/<pid>/ns/pid: a target gone since create would leave that
+  // path to whatever process gets its PID next.
+  validateTargetContainer(svc, sandbox.id, m.config);
   const runtime = resolveRuntimeHandler(svc.config, m.runtimeHandler);
   const cleanup = new CleanupStack(log);
 

@@ -7,8 +7,9 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunPodSandboxRequest__Output } from '../../api/gen/runtime/v1/RunPodSandboxRequest';
 import type { RunPodSandboxResponse } from '../../api/gen/runtime/v1/RunPodSandboxResponse';
+import { DEFAULT_IFNAME, type PodNetworkSetup } from '../../cni/pod_network';
 import type { PortMapping } from '../../cni/types';
-import { wrap } from '../../errdefs/errors';
+import { failedPrecondition, wrap } from '../../errdefs/errors';
 import { NetNS, netnsPathFor } from '../../netns/netns';
 import { buildSandboxSpec } from '../opts/sandbox_spec';
 import { userLookupFromImage } from '../opts/user';
@@ -118,8 +119,8 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
       // waits for the network, keeping containerd's order for everything inside the pod.
       // Both push their undos; allSettled lets both finish (or fail) before anything is unwound,
       // so no step is left running behind the rollback.
-      const network = async (): Promise<void> => {
-        if (hostNetwork) return;
+      const network = async (): Promise<PodNetworkSetup | undefined> => {
+        if (hostNetwork) return undefined;
         const netns = await NetNS.createAt(netnsPath);
         cleanup.push('remove netns', () => netns.remove());
         crashPoint('sandbox_run:after_netns');
@@ -127,9 +128,14 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
         const setup = await rt.cni.setupPodNetwork(request);
         cleanup.push('teardown pod network', () => rt.cni.teardownPodNetwork(request));
         crashPoint('sandbox_run:after_cni');
-        rt.sandboxes.updateMetadata(id, (m) => ({ ...m, ip: setup.ips[0] ?? '', additionalIps: setup.ips.slice(1) }));
+        // As containerd: a pod with no address on its default interface is unreachable; it fails
+        // instead of going Ready with an empty IP.
+        if (setup.ips.length === 0) {
+          throw failedPrecondition(`failed to find network info for sandbox ${id}: the CNI result has no IP on ${DEFAULT_IFNAME}`);
+        }
+        return setup;
       };
-      const pauseTask = async (networkReady: Promise<void>) => {
+      const pauseTask = async (networkReady: Promise<unknown>) => {
         writeSandboxFiles(config, paths);
         if (!usesHostIpc(config)) {
           mountSandboxShm(paths.shmPath);
@@ -167,13 +173,22 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
           await created.delete();
         });
         crashPoint('sandbox_run:after_task_create');
-        return created;
+        return { task: created, spec };
       };
       const networkReady = network();
       const [networkDone, taskDone] = await Promise.allSettled([networkReady, pauseTask(networkReady)]);
       if (networkDone.status === 'rejected') throw networkDone.reason;
       if (taskDone.status === 'rejected') throw taskDone.reason;
-      const task = taskDone.value;
+      const { task, spec } = taskDone.value;
+      const setup = networkDone.value;
+      // One write for what both sides learned: the pause spec and the pod's addresses (verbose status).
+      rt.sandboxes.updateMetadata(id, (m) => ({
+        ...m,
+        runtimeSpec: spec,
+        ...(setup === undefined
+          ? {}
+          : { ip: setup.ips[0]!, additionalIps: setup.ips.slice(1), cniResult: { interfaces: setup.result.interfaces, routes: setup.result.routes, dns: setup.result.dns } }),
+      }));
 
       const pid = await task.start();
       rt.sandboxes.updateStatus(id, (s) => ({ ...s, state: 'ready', pid }));

@@ -1,10 +1,11 @@
 // PodSandboxStatus: the pod's state, IPs and namespaces from the store; `verbose` adds the
-// details crictl inspectp shows (pid, netns, image, runtime), as containerd's info map does.
+// details crictl inspectp shows (pid, netns, image, runtime, the pause spec, the CNI result and the
+// sandbox metadata), with containerd's info keys and shapes.
 import { existsSync } from 'node:fs';
 import type { PodSandboxStatusRequest__Output } from '../../api/gen/runtime/v1/PodSandboxStatusRequest';
 import type { PodSandboxStatusResponse } from '../../api/gen/runtime/v1/PodSandboxStatusResponse';
 import type { PodSandboxStatus } from '../../api/gen/runtime/v1/PodSandboxStatus';
-import type { Sandbox } from '../store/sandbox';
+import type { Sandbox, SandboxMetadata } from '../store/sandbox';
 import type { CriService } from './service';
 
 export function criSandboxState(sandbox: Sandbox): 'SANDBOX_READY' | 'SANDBOX_NOTREADY' {
@@ -47,6 +48,42 @@ export function toCriSandboxStatus(sandbox: Sandbox): PodSandboxStatus {
   };
 }
 
+/** The CNI result as containerd marshals go-cni's Result (Go field names, nil slices as null). */
+function goCniResult(result: SandboxMetadata['cniResult']): unknown {
+  if (result === undefined) return null;
+  const interfaces = Object.entries(result.interfaces).map(([name, c]) => [
+    name,
+    {
+      IPConfigs: c.ipConfigs.length === 0 ? null : c.ipConfigs.map((ip) => ({ IP: ip.ip, Gateway: ip.gateway ?? '' })),
+      Mac: c.mac ?? '',
+      Sandbox: c.sandbox ?? '',
+    },
+  ]);
+  return {
+    Interfaces: Object.fromEntries(interfaces),
+    DNS: result.dns.length === 0 ? null : result.dns,
+    Routes: result.routes.length === 0 ? null : result.routes,
+  };
+}
+
+/** containerd's sandbox store Metadata as it persists it (versioned). */
+function goSandboxMetadata(m: SandboxMetadata): unknown {
+  return {
+    Version: 'v1',
+    Metadata: {
+      ID: m.id,
+      Name: m.name,
+      Config: m.config,
+      NetNSPath: m.netnsPath,
+      IP: m.ip,
+      AdditionalIPs: m.additionalIps.length === 0 ? null : m.additionalIps,
+      RuntimeHandler: m.runtimeHandler,
+      CNIResult: goCniResult(m.cniResult),
+      ProcessLabel: '',
+    },
+  };
+}
+
 export async function podSandboxStatus(
   svc: CriService,
   req: PodSandboxStatusRequest__Output,
@@ -71,6 +108,9 @@ export async function podSandboxStatus(
         exitStatus: s.exitStatus,
         exitedAt: s.exitedAt,
         config: m.config,
+        runtimeSpec: m.runtimeSpec ?? null,
+        cniResult: goCniResult(m.cniResult),
+        sandboxMetadata: goSandboxMetadata(m),
       }),
     };
   }

@@ -1,5 +1,6 @@
 // The sandbox store (containerd's internal/cri/store/sandbox).
 import type { PodSandboxConfig__Output } from '../../api/gen/runtime/v1/PodSandboxConfig';
+import type { PodNetworkResult } from '../../cni/pod_network';
 import type { MetadataDB } from '../../metadata/db';
 import { toJSON } from '../../metadata/json';
 import { RecordStore, type StoredRecord } from './record_store';
@@ -26,6 +27,10 @@ export interface SandboxMetadata {
   rootDir: string;
   stateDir: string;
   cgroupParent: string;
+  /** The pod network as CNI set it up (interfaces and their IPs, routes, DNS); absent for host network. */
+  cniResult?: Omit<PodNetworkResult, 'networks'>;
+  /** The pause container's OCI spec, once built (verbose status shows it). */
+  runtimeSpec?: unknown;
 }
 
 export interface SandboxStatus {
