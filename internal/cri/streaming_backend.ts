@@ -1,7 +1,7 @@
 // The CRI side of the streaming server: exec through the container's shim (its process spec with
 // other args), attach to the container's own stdio, port-forward into the pod's netns.
 import { execSetup, runningTask } from './exec_process';
-import { closeSync, constants, open, openSync } from 'node:fs';
+import { closeSync, constants, openSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -16,10 +16,6 @@ import type { RuntimeDeps } from './server/service';
 
 const SIGKILL = 9;
 
-/** open(2) in the thread pool, resolving to the raw fd (a FileHandle would close it when collected). */
-const openFd = (path: string, flags: number): Promise<number> =>
-  new Promise((resolve, reject) => open(path, flags, (err, fd) => (err ? reject(err) : resolve(fd))));
-
 
 /** Applies each resize; never rejects (it runs unawaited): a process already gone is no error. */
 async function forwardResizes(opts: { resize?: AsyncIterable<{ width: number; height: number }> }, apply: (w: number, h: number) => Promise<void>): Promise<void> {
@@ -32,63 +28,62 @@ async function forwardResizes(opts: { resize?: AsyncIterable<{ width: number; he
 }
 
 /**
- * The process's stdin FIFO, and the copy of the client's stdin into it. Our end is opened
- * write-only, which blocks (in the thread pool) until the shim has opened its read end, as
- * containerd's client does: a read-write end would let us close the FIFO before the shim opened
- * it (the buffered input is then lost) and would itself count as a writer, so the process would
- * never see EOF. The shim holds a write end of its own (clients may come and go): once our data is
- * in and our end closed, CloseIO makes it close that one, and the process reads EOF.
+ * The process's stdin FIFO, and the copy of the client's stdin into it. Our end is write-only, as
+ * containerd's client's is: a read-write end would itself count as a writer, so the process would
+ * never see EOF. A blocking write-only open would park a libuv pool thread until the shim opens its
+ * read end (many such execs stall all file I/O), so a reader of our own comes first: with it, the
+ * write-only open does not wait (O_NONBLOCK), and what the client sends before the shim reads stays
+ * in the pipe instead of being lost. That reader goes once the process started (the shim holds its
+ * own read end by then). The shim holds a write end of its own (clients may come and go): once our
+ * data is in and our end closed, CloseIO makes it close that one, and the process reads EOF.
  */
 class ExecStdin {
-  /** Set once the FIFO is open and the copy runs: it owns the fd from then on. */
+  /** Set once the copy runs: it owns the write fd from then on. */
   private socket: Socket | undefined;
-  private abandoned = false;
 
   private constructor(
     readonly path: string,
-    private readonly opening: Promise<number>,
+    private readonly fd: number,
+    private placeholder: number | undefined,
   ) {}
 
   static create(dir: string): ExecStdin {
     const path = join(dir, 'stdin');
     makeFifo(path);
-    return new ExecStdin(path, openFd(path, constants.O_WRONLY));
+    const placeholder = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      return new ExecStdin(path, openSync(path, constants.O_WRONLY | constants.O_NONBLOCK), placeholder);
+    } catch (err) {
+      closeSync(placeholder);
+      throw err;
+    }
   }
 
-  /** Copies `from` into the FIFO once the shim reads it; when `from` ends, closes stdin after `started`. */
+  /** Copies `from` into the FIFO; when `from` ends, closes stdin after `started`. */
   forward(from: Readable, started: Promise<void>, closeStdin: () => Promise<void>): void {
-    from.pause(); // backpressure to the client until the FIFO is open
-    void this.opening
-      .then((fd) => {
-        if (this.abandoned) {
-          closeSync(fd);
-          return;
-        }
-        const to = new Socket({ fd, readable: false, writable: true });
-        this.socket = to;
-        to.on('error', () => from.unpipe(to));
-        const closed = new Promise<void>((resolve) => to.once('close', () => resolve()));
-        to.once('finish', () => to.destroy()); // a FIFO has no half-close: closing the fd says it
-        from.pipe(to);
-        return Promise.all([started, closed]).then(closeStdin);
-      })
+    const to = new Socket({ fd: this.fd, readable: false, writable: true });
+    this.socket = to;
+    to.on('error', () => from.unpipe(to));
+    const closed = new Promise<void>((resolve) => to.once('close', () => resolve()));
+    to.once('finish', () => to.destroy()); // a FIFO has no half-close: closing the fd says it
+    from.pipe(to);
+    void started.then(() => this.dropPlaceholder());
+    void Promise.all([started, closed])
+      .then(closeStdin)
       .catch(() => undefined); // the process exited or never started
   }
 
-  /** Closes our end; a pending open (a process that never started) is unblocked by a brief reader. */
+  /** Closes our ends. */
   abandon(): void {
-    this.abandoned = true;
-    if (this.socket) {
-      this.socket.destroy();
-      return;
-    }
-    let reader: number | undefined;
-    try {
-      reader = openSync(this.path, constants.O_RDONLY | constants.O_NONBLOCK);
-    } catch {
-      // the FIFO is gone: nothing waits on it
-    }
-    void this.opening.catch(() => undefined).finally(() => reader !== undefined && closeSync(reader));
+    this.dropPlaceholder();
+    if (this.socket) this.socket.destroy();
+    else closeSync(this.fd);
+  }
+
+  private dropPlaceholder(): void {
+    if (this.placeholder === undefined) return;
+    closeSync(this.placeholder);
+    this.placeholder = undefined;
   }
 }
 
