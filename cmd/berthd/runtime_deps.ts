@@ -26,6 +26,7 @@ import { messageOf } from '../../internal/errdefs/errors';
 import { Trash } from '../../internal/trash/trash';
 import { StreamingServer } from '../../internal/cri/streaming';
 import { CriStreamingRuntime } from '../../internal/cri/streaming_backend';
+import { countedStreamingRuntime } from '../../internal/cri/streaming_metrics';
 
 export interface RuntimeDepsOptions {
   hooks?: Hooks;
@@ -118,7 +119,7 @@ export async function buildRuntimeDeps(
   const streaming = new StreamingServer({
     address: config.cri.stream_server_address,
     port: Number(config.cri.stream_server_port),
-    runtime: new CriStreamingRuntime(deps),
+    runtime: countedStreamingRuntime(new CriStreamingRuntime(deps)),
     logger: logger.with({ component: 'streaming' }),
   });
   deps.streaming = streaming;

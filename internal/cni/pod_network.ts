@@ -3,6 +3,7 @@
 import { isNetnsMounted } from '../netns/netns';
 import { invalidArgument, messageOf, notFound, wrap } from '../errdefs/errors';
 import { silentLogger, type Logger } from '../log/logger';
+import { metrics, stopwatch, type CniOperation } from '../metrics';
 import { ResultCache } from './cache';
 import { addNetworkList, checkNetworkList, delNetworkList, type ChainOptions } from './chain';
 import { NETWORK_NOT_READY_REASON, loadNetworks, loopbackNetwork } from './config';
@@ -67,6 +68,19 @@ export const DEFAULT_IFNAME = 'eth0';
 interface Attachment {
   list: NetworkConfigList;
   ifName: string;
+}
+
+/** Runs a setup or teardown, reporting its time and result to the metrics. */
+async function measured<T>(op: CniOperation, run: () => Promise<T>): Promise<T> {
+  const elapsed = stopwatch();
+  try {
+    const result = await run();
+    metrics().cniOperation(op, true, elapsed());
+    return result;
+  } catch (err) {
+    metrics().cniOperation(op, false, elapsed());
+    throw err;
+  }
 }
 
 export class CniManager {
@@ -135,6 +149,10 @@ export class CniManager {
    * leaves no IP, veth or cache entry behind.
    */
   async setupPodNetwork(req: PodNetworkRequest): Promise<PodNetworkSetup> {
+    return measured('setup', () => this.setup(req));
+  }
+
+  private async setup(req: PodNetworkRequest): Promise<PodNetworkSetup> {
     const attachments = this.attachments();
     if (!isNetnsMounted(req.netnsPath)) throw invalidArgument(`setup network for pod ${req.id}: ${req.netnsPath} is not a network namespace`);
     const outcomes = await Promise.allSettled(attachments.map((att) => this.attach(req, att)));
@@ -184,6 +202,10 @@ export class CniManager {
    * fine with a netns that is already gone (CNI_NETNS is then empty, as the spec allows for DEL).
    */
   async teardownPodNetwork(req: PodNetworkRequest): Promise<void> {
+    return measured('teardown', () => this.teardown(req));
+  }
+
+  private async teardown(req: PodNetworkRequest): Promise<void> {
     const byKey = new Map<string, Attachment>();
     let configured: Attachment[] = [];
     try {

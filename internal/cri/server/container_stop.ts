@@ -5,6 +5,7 @@ import { constants } from 'node:os';
 import type { StopContainerRequest__Output } from '../../api/gen/runtime/v1/StopContainerRequest';
 import type { StopContainerResponse } from '../../api/gen/runtime/v1/StopContainerResponse';
 import { invalidArgument, isNotFound, messageOf, wrap } from '../../errdefs/errors';
+import { metrics } from '../../metrics';
 import { containerIOs, type ContainerIO } from '../container_io';
 import { containerState, type Container } from '../store/container';
 import { nowNanos } from '../store/time';
@@ -119,6 +120,7 @@ function recordUnknownExit(svc: CriService, container: Container): void {
     reason: 'Unknown',
     unknown: false,
   }));
+  metrics().containerExit('Unknown');
   svc.rt.events.publish({ containerId: container.id, sandboxId: container.metadata.sandboxId, type: 'CONTAINER_STOPPED_EVENT', createdAt: nowNanos() });
 }
 

@@ -2,13 +2,15 @@
 // ImageService (in runtime.v1 and runtime.v1alpha2) and Admin. Registered methods run their handler,
 // with thrown errors mapped to gRPC codes (errdefs/grpc.ts) and each call logged with its method and
 // IDs; the rest answer UNIMPLEMENTED naming the method, so a client learns exactly what berth lacks.
-// One handler serves a method in both CRI packages: v1alpha2 requests arrive decoded as v1.
+// One handler serves a method in both CRI packages: v1alpha2 requests arrive decoded as v1. Every
+// method, whatever it answers, is measured for the metrics (rpc_metrics.ts).
 import * as grpc from '@grpc/grpc-js';
 import { adminServiceDefinition, imageServiceDefinition, runtimeServiceDefinition, v1alpha2ServerDefinition } from '../../api/cri';
 import { kindOf, type ErrorKind } from '../../errdefs/errors';
 import { toServiceError } from '../../errdefs/grpc';
 import type { LogFields } from '../../log/logger';
 import type { HandlerRegistry, RegisteredHandler, ServiceName } from './registry';
+import { observeRpc } from './rpc_metrics';
 import type { CriService } from './service';
 
 // Errors that say "the caller asked for something wrong" are warnings; the rest are ours.
@@ -114,6 +116,7 @@ function implementation(
         ? unaryHandler(svc, method, handler)
         : (_call: grpc.ServerUnaryCall<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) => cb(unimplemented(method));
     }
+    impl[name] = observeRpc(def, impl[name]!);
   }
   return impl;
 }

@@ -4,8 +4,11 @@
 import type { AuthConfig__Output } from '../../api/gen/runtime/v1/AuthConfig';
 import type { PullImageRequest__Output } from '../../api/gen/runtime/v1/PullImageRequest';
 import type { PullImageResponse } from '../../api/gen/runtime/v1/PullImageResponse';
+import type { UnpackFn } from '../../images/import';
 import type { AuthConfig } from '../../images/pull/auth';
 import { formatReference, parseReference, repositoryOf } from '../../images/reference';
+import { imageSize } from '../../images/walk';
+import { metrics, stopwatch } from '../../metrics';
 import { gatedUnpack } from '../snapshot_gc';
 import { forgetImageFsUsage } from './image_fs_info';
 import type { CriService } from './service';
@@ -24,14 +27,31 @@ export function pullAuth(auth: AuthConfig__Output | null): AuthConfig | undefine
 }
 
 export async function pullImage(svc: CriService, req: PullImageRequest__Output): Promise<PullImageResponse> {
+  const elapsed = stopwatch();
+  try {
+    const { imageRef, bytes } = await pullAndRecord(svc, req);
+    metrics().imagePull(true, elapsed(), bytes);
+    return { image_ref: imageRef };
+  } catch (err) {
+    metrics().imagePull(false, elapsed(), 0);
+    throw err;
+  }
+}
+
+async function pullAndRecord(svc: CriService, req: PullImageRequest__Output): Promise<{ imageRef: string; bytes: number }> {
   const rt = svc.rt;
   const reference = req.image?.image ?? '';
   const ref = parseReference(reference); // InvalidArgument naming the reference
   const name = formatReference(ref);
   const logger = svc.logger.with({ image: name });
   const gated = gatedUnpack(rt.snapshotter, rt.content, logger);
+  const unpack: UnpackFn = async (image) => {
+    const unpacking = stopwatch();
+    await gated.unpack(image);
+    metrics().imageUnpack(unpacking());
+  };
   try {
-    const record = await rt.images.pull(name, { auth: pullAuth(req.auth), unpack: gated.unpack });
+    const record = await rt.images.pull(name, { auth: pullAuth(req.auth), unpack });
     // Also record the repo digest, as containerd's CRI does, so the image resolves by
     // "<repository>@<manifest digest>" after a pull by tag.
     const repoDigest = `${repositoryOf(ref)}@${record.target.digest}`;
@@ -39,7 +59,7 @@ export async function pullImage(svc: CriService, req: PullImageRequest__Output):
       rt.images.store.put({ name: repoDigest, target: record.target, configDigest: record.configDigest, labels: record.labels });
     }
     logger.info('image pulled', { id: record.configDigest, target: record.target.digest });
-    return { image_ref: record.configDigest };
+    return { imageRef: record.configDigest, bytes: imageSize(await rt.images.resolve(record.configDigest)) };
   } finally {
     gated.release();
     forgetImageFsUsage(rt);

@@ -1,6 +1,7 @@
 // Exit monitors: when a task's init process exits, record it (persisted), emit the CRI event,
 // and for sandboxes mark the pod NotReady. containerd runs the same from its event monitor.
 import { messageOf } from '../../errdefs/errors';
+import { metrics } from '../../metrics';
 import { dateToNanos, nowNanos } from '../store/time';
 import type { CriTask, TaskExit } from '../tasks/types';
 import type { CriService } from './service';
@@ -31,7 +32,7 @@ export function recordContainerExit(svc: CriService, containerId: string, exit: 
   const container = svc.rt.containers.tryGet(containerId);
   if (!container || container.status.finishedAt !== '0') return;
   const reason = oomKilled ? 'OOMKilled' : exit.exitStatus === 0 ? 'Completed' : 'Error';
-  svc.rt.containers.updateStatus(containerId, (s) => ({
+  const recorded = svc.rt.containers.updateStatus(containerId, (s) => ({
     ...s,
     pid: 0,
     finishedAt: dateToNanos(exit.exitedAt),
@@ -39,6 +40,7 @@ export function recordContainerExit(svc: CriService, containerId: string, exit: 
     reason: s.reason === '' || s.reason === 'Unknown' ? reason : s.reason,
   }));
   svc.logger.info('container exited', { containerId, exitCode: exit.exitStatus, reason });
+  metrics().containerExit(recorded.reason);
   svc.rt.events.publish({
     containerId,
     sandboxId: container.metadata.sandboxId,

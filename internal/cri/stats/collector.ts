@@ -11,7 +11,7 @@ import type { Logger } from '../../log/logger';
 import type { Usage } from '../../snapshots/types';
 import { nowNs, sumSamples, type CgroupReader, type CgroupSample } from './cgroup_sample';
 import { CpuRateTracker } from './cpu_rate';
-import { pidInNetns, readNetDev } from './net_dev';
+import { pidInNetns, readNetDev, type InterfaceCounters } from './net_dev';
 import { toCpuUsage, toFilesystemUsage, toMemoryUsage, toNetworkUsage, toProcessUsage } from './to_cri';
 import { WritableLayerCache } from './writable_layer';
 
@@ -96,15 +96,30 @@ export class StatsCollector {
       sample = sumSamples(parts, timestamp);
     }
     const usage: PodUsage = sample ? this.cpuAndMemory(`pod:${target.id}`, sample) : {};
-    if (target.netnsPath !== '' && target.pid > 0 && pidInNetns(target.pid, target.netnsPath)) {
-      try {
-        const counters = readNetDev(target.pid);
-        if (counters) usage.network = toNetworkUsage(nowNs(), counters);
-      } catch (err) {
-        this.opts.logger.warn('cannot read pod network counters', { sandbox: target.id, pid: target.pid, error: err });
-      }
-    }
+    const network = this.network(target);
+    if (network) usage.network = toNetworkUsage(network.timestamp, network.counters);
     return usage;
+  }
+
+  /**
+   * A container cgroup's reading as it is, for the CRI metrics: unlike container(), it leaves the
+   * CPU rate state alone, so metric scrapes do not shorten the stats RPCs' usage_nano_cores window.
+   */
+  containerSample(target: Pick<ContainerTarget, 'id' | 'cgroupPath'>): CgroupSample | undefined {
+    return target.cgroupPath === undefined ? undefined : this.sample(target.cgroupPath, target.id);
+  }
+
+  /** The counters of the pod's network namespace; undefined for host-network pods or a gone pause. */
+  network(target: Pick<PodTarget, 'id' | 'pid' | 'netnsPath'>): { timestamp: bigint; counters: InterfaceCounters[] } | undefined {
+    if (target.netnsPath === '' || target.pid <= 0 || !pidInNetns(target.pid, target.netnsPath)) return undefined;
+    try {
+      const timestamp = nowNs();
+      const counters = readNetDev(target.pid);
+      return counters ? { timestamp, counters } : undefined;
+    } catch (err) {
+      this.opts.logger.warn('cannot read pod network counters', { sandbox: target.id, pid: target.pid, error: err });
+      return undefined;
+    }
   }
 
   processUsage(count: number): ProcessUsage {

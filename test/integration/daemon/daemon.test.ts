@@ -79,9 +79,9 @@ describe('berthd serving', () => {
   });
 
   it('answers UNIMPLEMENTED, naming the method, for RPCs berth lacks', async () => {
-    const unary = await callError(client.runtime.ListMetricDescriptors({}));
+    const unary = await callError(client.runtime.CheckpointContainer({ container_id: 'x', location: '/nowhere' }));
     expect(unary.code).toBe(GrpcStatus.UNIMPLEMENTED);
-    expect(unary.details).toBe('runtime.v1.RuntimeService/ListMetricDescriptors is not implemented by berth');
+    expect(unary.details).toBe('runtime.v1.RuntimeService/CheckpointContainer is not implemented by berth');
 
     const stream = await callError(client.runtime.StreamPodSandboxMetrics({}));
     expect(stream.code).toBe(GrpcStatus.UNIMPLEMENTED);
