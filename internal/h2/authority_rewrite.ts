@@ -10,7 +10,8 @@
 // never touch the server's table, so both sides stay consistent whatever the client does.
 import hpack from 'hpack.js';
 
-const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+/** The client connection preface of HTTP/2 with prior knowledge. */
+export const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 const FRAME_HEADER = 9;
 const TYPE_HEADERS = 0x1;
 const TYPE_CONTINUATION = 0x9;
@@ -58,7 +59,8 @@ export function encodeLiteralBlock(headers: readonly { name: string; value: stri
   return Buffer.concat(parts);
 }
 
-function frame(type: number, flags: number, streamId: number, payload: Buffer): Buffer {
+/** One HTTP/2 frame: the 9-byte header, then `payload`. */
+export function frame(type: number, flags: number, streamId: number, payload: Buffer): Buffer {
   const head = Buffer.alloc(FRAME_HEADER);
   head.writeUIntBE(payload.length, 0, 3);
   head[3] = type;

@@ -7,9 +7,9 @@ import hpack from 'hpack.js';
 import * as net from 'node:net';
 import type * as grpc from '@grpc/grpc-js';
 import { runtimeServiceDefinition } from '../../internal/api/cri';
-import { encodeLiteralBlock } from '../../internal/h2/authority_rewrite';
+import { frame, PREFACE } from '../../internal/h2/authority_rewrite';
+import { grpcRequestHeaders } from './h2_abuse';
 
-const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 const DATA = 0x0;
 const HEADERS = 0x1;
 const SETTINGS = 0x4;
@@ -19,14 +19,6 @@ const END_STREAM = 0x1;
 const ACK = 0x1;
 const END_HEADERS = 0x4;
 
-function frame(type: number, flags: number, streamId: number, payload: Buffer): Buffer {
-  const head = Buffer.alloc(9);
-  head.writeUIntBE(payload.length, 0, 3);
-  head[3] = type;
-  head[4] = flags;
-  head.writeUInt32BE(streamId, 5);
-  return Buffer.concat([head, payload]);
-}
 
 function grpcMessage(body: Buffer): Buffer {
   const head = Buffer.alloc(5);
@@ -67,15 +59,7 @@ function runCalls(socket: string, authority: string, calls: Call[]): Promise<Buf
     };
     const send = () => {
       const call = calls[next];
-      const block = encodeLiteralBlock([
-        { name: ':method', value: 'POST' },
-        { name: ':scheme', value: 'http' },
-        { name: ':path', value: call.path },
-        { name: ':authority', value: authority },
-        { name: 'content-type', value: 'application/grpc' },
-        { name: 'user-agent', value: 'grpc-go/1.50.1' },
-        { name: 'te', value: 'trailers' },
-      ]);
+      const block = grpcRequestHeaders(call.path, authority, [{ name: 'user-agent', value: 'grpc-go/1.50.1' }]);
       conn.write(Buffer.concat([frame(HEADERS, END_HEADERS, call.streamId, block), frame(DATA, END_STREAM, call.streamId, grpcMessage(call.body))]));
     };
     const onHeaders = (flags: number, payload: Buffer) => {

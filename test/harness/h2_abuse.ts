@@ -3,18 +3,9 @@
 // exactly where the connection ends and whether unread answer bytes are left behind (which makes
 // the server's next read fail with ECONNRESET).
 import * as net from 'node:net';
-import { encodeLiteralBlock } from '../../internal/h2/authority_rewrite';
+import { encodeLiteralBlock, frame, PREFACE } from '../../internal/h2/authority_rewrite';
 
-const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 
-function frame(type: number, flags: number, streamId: number, payload: Buffer): Buffer {
-  const head = Buffer.alloc(9);
-  head.writeUIntBE(payload.length, 0, 3);
-  head[3] = type;
-  head[4] = flags;
-  head.writeUInt32BE(streamId, 5);
-  return Buffer.concat([head, payload]);
-}
 
 /** Where a connection is dropped. */
 export type DropPoint =
@@ -37,20 +28,25 @@ export const DROP_POINTS: readonly DropPoint[] = [
 ];
 
 /** The client bytes of one unary call on stream 1 (empty request message), split into steps. */
+/** The header block of a gRPC call to `path` (literals only: no HPACK table state). */
+export function grpcRequestHeaders(path: string, authority: string, extra: { name: string; value: string }[] = []): Buffer {
+  return encodeLiteralBlock([
+    { name: ':method', value: 'POST' },
+    { name: ':scheme', value: 'http' },
+    { name: ':path', value: path },
+    { name: ':authority', value: authority },
+    { name: 'content-type', value: 'application/grpc' },
+    ...extra,
+    { name: 'te', value: 'trailers' },
+  ]);
+}
+
 export function unaryCallBytes(authority: string, path: string, streams = 1): { preface: Buffer; headers: Buffer[]; data: Buffer[] } {
   const headers: Buffer[] = [];
   const data: Buffer[] = [];
   for (let i = 0; i < streams; i++) {
     const id = 1 + 2 * i;
-    const block = encodeLiteralBlock([
-      { name: ':method', value: 'POST' },
-      { name: ':scheme', value: 'http' },
-      { name: ':path', value: path },
-      { name: ':authority', value: authority },
-      { name: 'content-type', value: 'application/grpc' },
-      { name: 'te', value: 'trailers' },
-    ]);
-    headers.push(frame(0x1, 0x4, id, block));
+    headers.push(frame(0x1, 0x4, id, grpcRequestHeaders(path, authority)));
     data.push(frame(0x0, 0x1, id, Buffer.alloc(5))); // gRPC frame: uncompressed, length 0
   }
   return { preface: Buffer.concat([PREFACE, frame(0x4, 0, 0, Buffer.alloc(0))]), headers, data };
@@ -188,14 +184,7 @@ export function stalledHalfClose(socket: string, authority: string, path: string
       const message = Buffer.alloc(5 + body.length);
       message.writeUInt32BE(body.length, 1);
       body.copy(message, 5);
-      const block = encodeLiteralBlock([
-        { name: ':method', value: 'POST' },
-        { name: ':scheme', value: 'http' },
-        { name: ':path', value: path },
-        { name: ':authority', value: authority },
-        { name: 'content-type', value: 'application/grpc' },
-        { name: 'te', value: 'trailers' },
-      ]);
+      const block = grpcRequestHeaders(path, authority);
       conn.pause();
       conn.write(
         Buffer.concat([PREFACE, frame(0x4, 0, 0, settings), frame(0x8, 0, 0, increment), frame(0x1, 0x4, 1, block), frame(0x0, 0x1, 1, message)]),
