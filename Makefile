@@ -7,7 +7,7 @@ DEB_PACKAGES := runc containerd containernetworking-plugins iproute2 iptables bu
                 docker-registry gcc libc6-dev make python3 g++ attr util-linux
 CONFIG ?= configs/berth.toml
 
-.PHONY: deps build gen images run test bench lint clean
+.PHONY: deps build gen images run test bench e2e lint clean
 
 ## deps: install the Debian packages and node modules; quiet and quick when all is there.
 deps: node_modules/.installed
@@ -61,6 +61,19 @@ test: build images
 
 bench: build images
 	node dist/test/bench/main.js
+
+## e2e: a real kubelet 1.20 (built once from Debian's kubernetes source package into .cache/e2e)
+## runs the same pod manifests on berth and on a private containerd; not part of `make test`.
+## E2E_ARGS passes flags through, e.g. E2E_ARGS="--runtime berth --check a1,b2".
+E2E_DEB_PACKAGES := golang-go dpkg-dev
+e2e: build images
+	@missing=$$(for p in $(E2E_DEB_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "e2e: installing $$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+	@kubelet=$$(CACHE=$(CURDIR)/.cache/e2e hack/e2e/build_kubelet.sh | tail -n1) && \
+	  node dist/test/e2e/main.js --kubelet "$$kubelet" $(E2E_ARGS)
 
 lint: deps
 	npx tsc -p tsconfig.json --noEmit

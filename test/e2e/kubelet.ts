@@ -1,0 +1,139 @@
+// A standalone kubelet (no API server, no kubeconfig) for one runtime: static pods from a manifest
+// dir, remote CRI runtime, cgroupfs under the run's own cgroup root, every port on 127.0.0.1,
+// anonymous access to its API (AlwaysAllow), and every directory it writes under its own temp dir.
+// Started detached (its own process group) and stopped by PID.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isAlive, processRef, terminate, type ProcessRef } from '../bench/procs';
+import { KubeletApi } from './kubelet_api';
+
+export interface KubeletOptions {
+  binary: string;
+  /** The kubelet's own dir: root dir, config, manifests, cert dir, log. */
+  dir: string;
+  /** The runtime's CRI socket (runtime and image service). */
+  runtimeSocket: string;
+  /** Where cadvisor looks for a containerd (it only reads); a path nobody serves for berth. */
+  cadvisorContainerdSocket: string;
+  cgroupRoot: string;
+  podInfraImage: string;
+  port: number;
+  /** KubeletConfiguration fields the checks need beyond the fixed ones. */
+  extraConfig?: Record<string, unknown>;
+}
+
+export const NODE_NAME = 'berth-e2e-node';
+
+function kubeletConfig(opts: KubeletOptions, manifestDir: string): Record<string, unknown> {
+  return {
+    kind: 'KubeletConfiguration',
+    apiVersion: 'kubelet.config.k8s.io/v1beta1',
+    address: '127.0.0.1',
+    port: opts.port,
+    readOnlyPort: 0,
+    healthzPort: 0,
+    authentication: { anonymous: { enabled: true }, webhook: { enabled: false }, x509: {} },
+    authorization: { mode: 'AlwaysAllow' },
+    staticPodPath: manifestDir,
+    fileCheckFrequency: '1s',
+    syncFrequency: '10s',
+    cgroupDriver: 'cgroupfs',
+    cgroupsPerQOS: false,
+    enforceNodeAllocatable: [],
+    cgroupRoot: opts.cgroupRoot,
+    failSwapOn: false,
+    // Refuse to start rather than write host-wide sysctls (private_mounts.ts supplies its values).
+    protectKernelDefaults: true,
+    // No iptables chains in the host's tables (they are dockershim's business anyway).
+    makeIPTablesUtilChains: false,
+    oomScoreAdj: 0,
+    volumePluginDir: join(opts.dir, 'volume-plugins'),
+    // Nothing of the machine's own disk or memory use may evict the checks' pods.
+    evictionHard: { 'memory.available': '1Mi', 'nodefs.available': '1%', 'imagefs.available': '1%', 'nodefs.inodesFree': '1%' },
+    featureGates: { DevicePlugins: false },
+    serializeImagePulls: false,
+    ...opts.extraConfig,
+  };
+}
+
+export class Kubelet {
+  readonly api: KubeletApi;
+  readonly manifestDir: string;
+  readonly rootDir: string;
+  readonly logPath: string;
+  private ref: ProcessRef | undefined;
+
+  private constructor(private readonly opts: KubeletOptions) {
+    this.manifestDir = join(opts.dir, 'manifests');
+    this.rootDir = join(opts.dir, 'root');
+    this.logPath = join(opts.dir, 'kubelet.log');
+    this.api = new KubeletApi(`https://127.0.0.1:${opts.port}`);
+  }
+
+  get pid(): number | undefined {
+    return this.ref?.pid;
+  }
+
+  static async start(opts: KubeletOptions): Promise<Kubelet> {
+    const k = new Kubelet(opts);
+    for (const d of [k.manifestDir, k.rootDir]) mkdirSync(d, { recursive: true });
+    await k.launch();
+    return k;
+  }
+
+  logTail(chars = 3000): string {
+    return existsSync(this.logPath) ? readFileSync(this.logPath, 'utf8').slice(-chars) : '';
+  }
+
+  /** Starts the process (again, on the same dirs) and waits until its API answers. */
+  async launch(): Promise<void> {
+    const { opts } = this;
+    const configPath = join(opts.dir, 'kubelet-config.json');
+    writeFileSync(configPath, JSON.stringify(kubeletConfig(opts, this.manifestDir), null, 2));
+    const endpoint = `unix://${opts.runtimeSocket}`;
+    const args = [
+      `--config=${configPath}`,
+      `--root-dir=${this.rootDir}`,
+      `--cert-dir=${join(opts.dir, 'pki')}`,
+      `--seccomp-profile-root=${join(opts.dir, 'seccomp')}`,
+      '--container-runtime=remote',
+      `--container-runtime-endpoint=${endpoint}`,
+      `--image-service-endpoint=${endpoint}`,
+      `--containerd=${opts.cadvisorContainerdSocket}`,
+      `--pod-infra-container-image=${opts.podInfraImage}`,
+      `--hostname-override=${NODE_NAME}`,
+      '--node-ip=127.0.0.1',
+      '--enforce-node-allocatable=',
+      '--v=2',
+    ];
+    const logFd = openSync(this.logPath, 'a');
+    let child;
+    try {
+      child = spawn(opts.binary, args, { stdio: ['ignore', logFd, logFd], detached: true });
+    } finally {
+      closeSync(logFd);
+    }
+    child.unref();
+    child.on('error', () => undefined);
+    const ref = child.pid === undefined ? undefined : processRef(child.pid);
+    if (ref === undefined) throw new Error(`kubelet did not start: ${this.logTail()}`);
+    this.ref = ref;
+    const giveUp = Date.now() + 60_000;
+    for (;;) {
+      if (!isAlive(ref)) throw new Error(`kubelet exited at start:\n${this.logTail()}`);
+      if (await this.api.healthy()) return;
+      if (Date.now() > giveUp) throw new Error(`kubelet API not answering after 60 s:\n${this.logTail()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  /** kill -9 or SIGTERM; the pods stay (kubelet does not stop them when it exits). */
+  async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
+    const ref = this.ref;
+    this.ref = undefined;
+    if (ref === undefined) return;
+    if (signal === 'SIGKILL' && isAlive(ref)) process.kill(ref.pid, 'SIGKILL');
+    await terminate(ref, 10_000);
+  }
+}
