@@ -8,7 +8,8 @@
         "internal/sys/src/netns.c",
         "internal/sys/src/spawn.c",
         "internal/sys/src/sock.c",
-        "internal/sys/src/fsat.c"
+        "internal/sys/src/fsat.c",
+        "internal/sys/src/notify.c"
       ],
       "cflags": ["-Wall", "-Wextra", "-O2", "-D_GNU_SOURCE"]
     }

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { applyFlags, loadConfig } from '../../internal/config';
 import { messageOf } from '../../internal/errdefs/errors';
 import { createLogger } from '../../internal/log/logger';
+import { systemdNotifier } from '../../internal/systemd/notifier';
 import { installCrashPolicy } from './crash_policy';
 import { createDaemon } from './daemon';
 import { injectFaultFromEnv } from './fault_injection';
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
 
   const logger = createLogger({ level: config.log_level });
   installCrashPolicy(logger);
+  // Before the daemon exists: it reads (and removes) NOTIFY_SOCKET before any child could inherit it.
+  const notifier = systemdNotifier(logger);
   const daemon = createDaemon(config, { logger });
   try {
     await daemon.start();
@@ -67,6 +70,8 @@ async function main(): Promise<void> {
     logger.error('berthd failed to start', { error: messageOf(err) });
     fail(messageOf(err));
   }
+  // start() resolves once recovery is done and the socket accepts calls.
+  notifier.ready(`serving on ${config.address}`);
 
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -76,6 +81,7 @@ async function main(): Promise<void> {
     }
     stopping = true;
     logger.info('stopping', { signal });
+    notifier.stopping();
     daemon.stop().then(
       () => process.exit(0),
       (err: unknown) => {

@@ -6,6 +6,7 @@
 // through the inner schema, which is what fills nested tables' defaults.)
 import { isAbsolute } from 'node:path';
 import { z } from 'zod/v3';
+import { parseListenAddress } from '../metrics/address';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 
@@ -45,6 +46,8 @@ const cri = z
     // As containerd: kubelet sends a limit-0 hugepage entry for every page size, and runc fails on
     // them where the hugetlb controller is absent, so hugepage limits are ignored unless enabled.
     disable_hugetlb_controller: z.boolean().default(true),
+    // As containerd: true leaves an image's VOLUME paths in the container's rootfs (no volume dirs).
+    ignore_image_defined_volumes: z.boolean().default(false),
     // Accepted as a key for containerd compatibility; berth has no SELinux labelling.
     enable_selinux: z
       .boolean()
@@ -77,6 +80,17 @@ const registry = z.strictObject({
   config_path: z.string().default(''),
 });
 
+const metrics = z.strictObject({
+  // As containerd's [metrics] address: "host:port" of the Prometheus /metrics endpoint; "" = none
+  // (no TCP listener, prom-client not even loaded).
+  address: z
+    .string()
+    .refine((a) => a === '' || parseListenAddress(a) !== undefined, {
+      message: 'must be "host:port" (e.g. "127.0.0.1:1338"), or "" for no metrics endpoint',
+    })
+    .default(''),
+});
+
 export const berthConfigSchema = z.strictObject({
   root: absolutePath.default('/var/lib/berth'),
   state: absolutePath.default('/run/berth'),
@@ -85,6 +99,7 @@ export const berthConfigSchema = z.strictObject({
   cri: cri.default({}),
   cni: cni.default({}),
   registry: registry.default({}),
+  metrics: metrics.default({}),
 });
 
 export type BerthConfig = z.output<typeof berthConfigSchema>;

@@ -1,6 +1,10 @@
 // Every CRI and admin handler berthd serves, in one list. A new RPC file exports its handler and
 // gets one line here; anything not listed answers UNIMPLEMENTED.
+import { diskUsage } from './admin_du';
+import { exportImage } from './admin_export';
+import { garbageCollect } from './admin_gc';
 import { importImage } from './admin_import';
+import { listIngests } from './admin_ingests';
 import { createContainer } from './container_create';
 import { getContainerEvents } from './container_events';
 import { attach, exec, portForward } from './container_exec';
@@ -19,11 +23,13 @@ import { listImages } from './image_list';
 import { pullImage } from './image_pull';
 import { removeImage } from './image_remove';
 import { imageStatus } from './image_status';
+import { listMetricDescriptors } from './metric_descriptors_list';
 import { HandlerRegistry } from './registry';
 import { runtimeConfig } from './runtime_config';
 import { listPodSandbox } from './sandbox_list';
 import { removePodSandbox } from './sandbox_remove';
 import { runPodSandbox } from './sandbox_run';
+import { listPodSandboxMetrics } from './sandbox_metrics_list';
 import { podSandboxStats } from './sandbox_stats';
 import { listPodSandboxStats } from './sandbox_stats_list';
 import { podSandboxStatus } from './sandbox_status';
@@ -61,6 +67,8 @@ export function berthHandlers(): HandlerRegistry {
       ListContainerStats: listContainerStats,
       PodSandboxStats: podSandboxStats,
       ListPodSandboxStats: listPodSandboxStats,
+      ListMetricDescriptors: listMetricDescriptors,
+      ListPodSandboxMetrics: listPodSandboxMetrics,
     })
     .register('ImageService', {
       PullImage: pullImage,
@@ -71,5 +79,9 @@ export function berthHandlers(): HandlerRegistry {
     })
     .register('Admin', {
       ImportImage: importImage,
+      ExportImage: exportImage,
+      GarbageCollect: garbageCollect,
+      DiskUsage: diskUsage,
+      ListIngests: listIngests,
     });
 }

@@ -17,4 +17,6 @@ napi_status berth_register_spawn(napi_env env, napi_value exports);
 napi_status berth_register_sock(napi_env env, napi_value exports);
 /* fsat.c registers the fd-relative, never-following file calls of layer apply. */
 napi_status berth_register_fsat(napi_env env, napi_value exports);
+/* notify.c registers sdNotify: a datagram to systemd's NOTIFY_SOCKET. */
+napi_status berth_register_notify(napi_env env, napi_value exports);
 #endif

@@ -28,6 +28,7 @@ describe('config defaults', () => {
       restrict_oom_score_adj: false,
       max_container_log_line_size: 16384,
       disable_hugetlb_controller: true,
+      ignore_image_defined_volumes: false,
       enable_selinux: false,
       stream_server_address: '127.0.0.1',
       stream_server_port: '0',
