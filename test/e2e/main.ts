@@ -4,9 +4,9 @@
 // private mount namespace (private_mounts.ts); everything it starts is undone at the end.
 //   node dist/test/e2e/main.js --kubelet PATH [--runtime berth|containerd] [--check a1,b2,...]
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { repoRoot } from '../../internal/api/cri';
 import { mountPointsUnder } from '../bench/mounts';
 import { testImages } from '../harness/images';
@@ -85,13 +85,27 @@ async function main(): Promise<number> {
     chainsLeft = err instanceof Error ? err.message : String(err);
     log(chainsLeft);
   }
+  const failed = Object.values(report.results).some((r) => r.fatal !== undefined || r.cleanupFailures.length > 0 || Object.values(r.outcomes).some((o) => 'ok' in o && !o.ok));
+  // A failed check is read from the kubelet's and the runtime's own logs: keep those.
+  if (failed) log(`logs of this run kept in ${keepLogs(runDir, join(repoRoot(), '.cache', 'e2e', 'logs', runId))}`);
   const still = mountPointsUnder(runDir);
   if (still.length > 0) log(`kept ${runDir}: still mounted ${still.join(', ')}`);
   else rmSync(runDir, { recursive: true, force: true });
   process.stdout.write(`${renderTable(report, args.runtimes)}\n`);
   process.stdout.write(`written: ${writeReport(join(repoRoot(), '.cache', 'e2e'), report)}\n`);
-  const failed = Object.values(report.results).some((r) => r.fatal !== undefined || r.cleanupFailures.length > 0 || Object.values(r.outcomes).some((o) => 'ok' in o && !o.ok));
   return interrupted ? 130 : failed || chainsLeft !== undefined ? 1 : 0;
+}
+
+/** Copies every *.log file under `runDir` (kubelet, berthd, containerd) to `dest`, keeping their paths. */
+function keepLogs(runDir: string, dest: string): string {
+  for (const entry of readdirSync(runDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.log')) continue;
+    const from = join(entry.parentPath, entry.name);
+    const to = join(dest, relative(runDir, from));
+    mkdirSync(dirname(to), { recursive: true });
+    copyFileSync(from, to);
+  }
+  return dest;
 }
 
 main().then(
