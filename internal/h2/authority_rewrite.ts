@@ -78,7 +78,7 @@ export class ClientStreamRewriter {
   private buffered: Buffer = Buffer.alloc(0);
   private prefaceSeen = false;
   private readonly decoder = hpack.decompressor.create({ table: { size: HEADER_TABLE_SIZE } });
-  private pending: { streamId: number; flags: number; priority: Buffer; fragments: Buffer[]; raw: Buffer[] } | undefined;
+  private pending: { streamId: number; flags: number; priority: Buffer; fragments: Buffer[]; raw: Buffer[]; size: number } | undefined;
   private passthrough = false;
   /** Set once a block was re-encoded: from then on every block must be (the HPACK tables diverged). */
   private rewriting = false;
@@ -151,13 +151,13 @@ export class ClientStreamRewriter {
         priority = Buffer.from(payload.subarray(0, 5));
         payload = payload.subarray(5);
       }
-      this.pending = { streamId, flags, priority, fragments: [Buffer.from(payload)], raw: [Buffer.from(raw)] };
+      this.pending = { streamId, flags, priority, fragments: [Buffer.from(payload)], raw: [Buffer.from(raw)], size: payload.length };
     } else {
       this.pending!.fragments.push(Buffer.from(payload));
       this.pending!.raw.push(Buffer.from(raw));
       // A CONTINUATION flood must not grow without end.
-      const size = this.pending!.fragments.reduce((n, f) => n + f.length, 0);
-      if (size > MAX_HEADER_BLOCK) throw new Error(`header block over ${MAX_HEADER_BLOCK} bytes`);
+      this.pending!.size += payload.length;
+      if (this.pending!.size > MAX_HEADER_BLOCK) throw new Error(`header block over ${MAX_HEADER_BLOCK} bytes`);
     }
     if (!(flags & FLAG_END_HEADERS)) return undefined;
     const block = this.pending!;

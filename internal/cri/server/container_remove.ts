@@ -55,13 +55,8 @@ async function removeLocked(svc: CriService, container: Container): Promise<void
 
 export async function removeContainer(svc: CriService, req: RemoveContainerRequest__Output): Promise<RemoveContainerResponse> {
   const rt = svc.rt;
-  let container: Container;
-  try {
-    container = rt.containers.get(req.container_id);
-  } catch (err) {
-    if (isNotFound(err)) return {};
-    throw err;
-  }
+  const container = rt.containers.find(req.container_id);
+  if (!container) return {};
   const removed = await rt.locks.run(container.id, async () => {
     if (rt.containers.tryGet(container.id) !== container) return false; // removed while we waited
     await removeLocked(svc, container);

@@ -167,13 +167,8 @@ export async function stopContainerLocked(svc: CriService, container: Container,
 /** StopContainer is idempotent: an ID nobody knows (removed already) answers OK, as newer CRI semantics (and critest) want. */
 export async function stopContainer(svc: CriService, req: StopContainerRequest__Output): Promise<StopContainerResponse> {
   const rt = svc.rt;
-  let container: Container;
-  try {
-    container = rt.containers.get(req.container_id);
-  } catch (err) {
-    if (isNotFound(err)) return {};
-    throw err;
-  }
+  const container = rt.containers.find(req.container_id);
+  if (!container) return {};
   const timeoutSec = Math.max(0, Number(req.timeout) || 0);
   await rt.locks.run(container.id, () => stopContainerLocked(svc, container, timeoutSec));
   const sandbox = rt.sandboxes.tryGet(container.metadata.sandboxId);

@@ -16,13 +16,8 @@ export async function removePodSandbox(
   req: RemovePodSandboxRequest__Output,
 ): Promise<RemovePodSandboxResponse> {
   const rt = svc.rt;
-  let sandbox;
-  try {
-    sandbox = rt.sandboxes.get(req.pod_sandbox_id);
-  } catch (err) {
-    if (isNotFound(err)) return {};
-    throw err;
-  }
+  const sandbox = rt.sandboxes.find(req.pod_sandbox_id);
+  if (!sandbox) return {};
   // Stopping is idempotent and makes sure nothing of the pod still runs or holds the network.
   await stopSandbox(svc, sandbox);
 

@@ -4,7 +4,6 @@
 import { existsSync } from 'node:fs';
 import type { StopPodSandboxRequest__Output } from '../../api/gen/runtime/v1/StopPodSandboxRequest';
 import type { StopPodSandboxResponse } from '../../api/gen/runtime/v1/StopPodSandboxResponse';
-import { isNotFound } from '../../errdefs/errors';
 import { NetNS } from '../../netns/netns';
 import { sandboxPaths, unmountSandboxShm } from '../sandbox_files';
 import type { Sandbox } from '../store/sandbox';
@@ -21,13 +20,8 @@ const SIGKILL = 9;
 
 /** Idempotent: an unknown (already removed) pod answers OK, as newer CRI semantics (and critest) want. */
 export async function stopPodSandbox(svc: CriService, req: StopPodSandboxRequest__Output): Promise<StopPodSandboxResponse> {
-  let sandbox: Sandbox;
-  try {
-    sandbox = svc.rt.sandboxes.get(req.pod_sandbox_id);
-  } catch (err) {
-    if (isNotFound(err)) return {};
-    throw err;
-  }
+  const sandbox = svc.rt.sandboxes.find(req.pod_sandbox_id);
+  if (!sandbox) return {};
   await stopSandbox(svc, sandbox);
   return {};
 }

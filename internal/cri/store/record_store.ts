@@ -3,7 +3,7 @@
 // memory, so what readers see is never ahead of what a restart would load.
 import type { MetadataDB } from '../../metadata/db';
 import { fromJSON, toJSON } from '../../metadata/json';
-import { alreadyExists, notFound } from '../../errdefs/errors';
+import { alreadyExists, isNotFound, notFound } from '../../errdefs/errors';
 import { resolveIdPrefix } from './id_index';
 
 export interface StoredRecord<M, S> {
@@ -65,6 +65,16 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
     if (exact) return exact;
     const id = resolveIdPrefix(this.records.keys(), idOrPrefix, this.table.what);
     return this.records.get(id)!;
+  }
+
+  /** As get(), but undefined when nothing has that ID or prefix (idempotent verbs answer OK then). */
+  find(idOrPrefix: string): R | undefined {
+    try {
+      return this.get(idOrPrefix);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
   }
 
   tryGet(id: string): R | undefined {
