@@ -47,7 +47,10 @@ type Undo = () => void | Promise<void>;
  */
 function bind(server: grpc.Server, path: string): Promise<net.Server> {
   const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
-  const listener = net.createServer({ allowHalfOpen: true }, (socket) => injector.injectConnection(bridgeConnection(socket)));
+  const listener = net.createServer({ allowHalfOpen: true }, (socket) => {
+    const bridged = bridgeConnection(socket);
+    if (bridged) injector.injectConnection(bridged);
+  });
   // The socket is created by bind(2) with the process umask: create it 0600 from the start
   // instead of leaving a window where others could connect. Only startup runs meanwhile.
   const previous = process.umask(0o177);

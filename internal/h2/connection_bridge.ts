@@ -14,12 +14,21 @@ import { ClientStreamRewriter } from './authority_rewrite';
  * Connects `client` (accepted with allowHalfOpen: true) to a new socket for the server. Client-to-server bytes go through the
  * authority rewrite; server-to-client bytes are copied as they are. Back-pressure holds in both
  * directions (a side that stops reading stops the other's reads), half-closes are passed on, and
- * an error or close of either side destroys both.
+ * an error or close of either side destroys both. Undefined (and `client` closed) when no
+ * socketpair can be made.
  */
-export function bridgeConnection(client: Socket): Socket {
+export function bridgeConnection(client: Socket): Socket | undefined {
   // Our end passes half-closes on itself (below), as `client` must (accepted with allowHalfOpen);
   // the server's end behaves as a plain accepted socket.
-  const [ours, server] = socketPair([true, false]);
+  let ours: Socket;
+  let server: Socket;
+  try {
+    [ours, server] = socketPair([true, false]);
+  } catch {
+    // Out of fds (EMFILE/ENFILE): refuse this client rather than leave it open with nobody reading.
+    client.destroy();
+    return undefined;
+  }
   const rewriter = new ClientStreamRewriter();
   let closed = false;
   const closeBoth = () => {
