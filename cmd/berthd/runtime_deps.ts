@@ -17,6 +17,7 @@ import { ContainerStore } from '../../internal/cri/store/container';
 import { NameIndex } from '../../internal/cri/store/name_index';
 import { KeyedMutex } from '../../internal/cri/store/keyed_mutex';
 import { hostFromSystem } from '../../internal/cri/opts/host_access';
+import { loadBaseRuntimeSpecs } from '../../internal/cri/runtime_handler';
 import type { RuntimeDeps } from '../../internal/cri/server/service';
 import { EventBus } from '../../internal/events/bus';
 import { EventsServer } from '../../internal/events/server';
@@ -44,6 +45,8 @@ export async function buildRuntimeDeps(
   logger: Logger,
   opts: RuntimeDepsOptions = {},
 ): Promise<BuiltRuntime> {
+  // As containerd: an unreadable base_runtime_spec stops berthd here, not at the first container.
+  loadBaseRuntimeSpecs(config);
   const content = new LocalContentStore(config.root);
   const swept = await content.sweepIngests();
   if (swept > 0) logger.info('removed stale content ingests', { count: swept });
@@ -119,7 +122,7 @@ export async function buildRuntimeDeps(
   const streaming = new StreamingServer({
     address: config.cri.stream_server_address,
     port: Number(config.cri.stream_server_port),
-    runtime: countedStreamingRuntime(new CriStreamingRuntime(deps)),
+    runtime: countedStreamingRuntime(new CriStreamingRuntime(deps, logger.with({ component: 'exec' }))),
     logger: logger.with({ component: 'streaming' }),
   });
   deps.streaming = streaming;

@@ -5,10 +5,11 @@ import { invalidArgument, messageOf, notFound, wrap } from '../errdefs/errors';
 import { silentLogger, type Logger } from '../log/logger';
 import { metrics, stopwatch, type CniOperation } from '../metrics';
 import { ResultCache } from './cache';
+import { capabilityArgs, type PodCapabilities } from './capabilities';
 import { addNetworkList, checkNetworkList, delNetworkList, type ChainOptions } from './chain';
 import { NETWORK_NOT_READY_REASON, loadNetworks, loopbackNetwork } from './config';
 import { podInterfaces, selectPodIPs, type InterfaceConfig } from './result';
-import type { BandwidthLimits, CniDNS, CniResult, CniRoute, DnsCapability, NetworkConfigList, PortMapping, RuntimeConf } from './types';
+import type { CniDNS, CniResult, CniRoute, NetworkConfigList, RuntimeConf } from './types';
 
 export interface CniManagerOptions {
   /** Where network configs live (containerd: /etc/cni/net.d). */
@@ -24,8 +25,8 @@ export interface CniManagerOptions {
   logger?: Logger;
 }
 
-/** Who the pod is: the parameters of every plugin exec. */
-export interface PodNetworkRequest {
+/** Who the pod is: the parameters of every plugin exec, and its capability args. */
+export interface PodNetworkRequest extends PodCapabilities {
   /** The sandbox ID (CNI_CONTAINERID, K8S_POD_INFRA_CONTAINER_ID). */
   id: string;
   /** The pod's netns path; on teardown a vanished netns is fine. */
@@ -33,11 +34,6 @@ export interface PodNetworkRequest {
   podName: string;
   podNamespace: string;
   podUid: string;
-  portMappings?: PortMapping[];
-  bandwidth?: BandwidthLimits;
-  dns?: DnsCapability;
-  /** Further capability args by name (e.g. "io.kubernetes.cri.pod-annotations"). */
-  capabilityArgs?: Record<string, unknown>;
 }
 
 /** What setup learned about the pod's network, merged over all its networks. */
@@ -121,12 +117,6 @@ export class CniManager {
   }
 
   private runtimeConf(req: PodNetworkRequest, netns: string, ifName: string): RuntimeConf {
-    const capabilityArgs: Record<string, unknown> = { ...req.capabilityArgs };
-    // containerd passes only mappings with a host port.
-    const ports = (req.portMappings ?? []).filter((p) => p.hostPort > 0);
-    if (ports.length > 0) capabilityArgs.portMappings = ports;
-    if (req.bandwidth !== undefined) capabilityArgs.bandwidth = req.bandwidth;
-    if (req.dns !== undefined) capabilityArgs.dns = req.dns;
     return {
       containerId: req.id,
       netns,
@@ -138,7 +128,7 @@ export class CniManager {
         ['K8S_POD_INFRA_CONTAINER_ID', req.id],
         ['K8S_POD_UID', req.podUid],
       ],
-      capabilityArgs,
+      capabilityArgs: capabilityArgs(req),
     };
   }
 

@@ -30,6 +30,14 @@ const runcOptions = z.strictObject({
 const runtime = z.strictObject({
   runtime_type: runtimeType.default('io.containerd.runc.v2'),
   options: runcOptions.default({}),
+  // As containerd's: glob patterns (path.Match) of pod / container annotations passed into the OCI
+  // spec annotations of this handler's sandboxes and containers.
+  pod_annotations: z.array(z.string()).default([]),
+  container_annotations: z.array(z.string()).default([]),
+  // Privileged containers of this handler get no host devices (VM runtimes, kata-style).
+  privileged_without_host_devices: z.boolean().default(false),
+  // A JSON OCI spec this handler's containers start from instead of the default; read at start.
+  base_runtime_spec: z.union([z.literal(''), absolutePath]).default(''),
 });
 
 const port = z
@@ -48,11 +56,19 @@ const cri = z
     disable_hugetlb_controller: z.boolean().default(true),
     // As containerd: true leaves an image's VOLUME paths in the container's rootfs (no volume dirs).
     ignore_image_defined_volumes: z.boolean().default(false),
+    // As containerd 2.0: pods not on the host network get net.ipv4.ip_unprivileged_port_start=0 /
+    // net.ipv4.ping_group_range="0 2147483647" in their netns unless they set those sysctls.
+    enable_unprivileged_ports: z.boolean().default(true),
+    enable_unprivileged_icmp: z.boolean().default(true),
     // Accepted as a key for containerd compatibility; berth has no SELinux labelling.
     enable_selinux: z
       .boolean()
       .refine((on) => !on, { message: 'SELinux is not supported by berth; set it to false' })
       .default(false),
+    // CDI devices (CRI cdi_devices, cdi.k8s.io/* annotations), resolved from these spec dirs (later
+    // dirs win), as containerd 2.0's defaults.
+    enable_cdi: z.boolean().default(true),
+    cdi_spec_dirs: z.array(absolutePath).default(['/etc/cdi', '/var/run/cdi']),
     stream_server_address: z.string().min(1).default('127.0.0.1'),
     stream_server_port: port.default('0'),
     runtimes: z

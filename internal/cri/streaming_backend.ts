@@ -13,6 +13,7 @@ import { portForwardInNetns, type AttachOptions, type ExecOptions, type PortForw
 import type { CriTask } from './tasks/types';
 import type { Container } from './store/container';
 import type { RuntimeDeps } from './server/service';
+import { silentLogger, type Logger } from '../log/logger';
 
 const SIGKILL = 9;
 
@@ -88,11 +89,16 @@ class ExecStdin {
 }
 
 export class CriStreamingRuntime implements StreamingRuntime {
-  constructor(private readonly rt: RuntimeDeps) {}
+  constructor(
+    private readonly rt: RuntimeDeps,
+    private readonly logger: Logger = silentLogger,
+  ) {}
 
   async exec(opts: ExecOptions): Promise<{ exitCode: number }> {
     const { container, task } = runningTask(this.rt, opts.containerId);
     const { execId, dir, process } = execSetup(container, opts.cmd, opts.tty);
+    const log = this.logger;
+    log.debug('exec session', { containerId: container.id, execId, aborted: opts.signal.aborted });
     const io = TaskIO.create(dir, 'exec', {
       stdout: opts.stdout !== undefined,
       stderr: opts.stderr !== undefined && !opts.tty,
@@ -112,8 +118,9 @@ export class CriStreamingRuntime implements StreamingRuntime {
       // (killExec then throws at once, in an event listener: that would crash berthd) or
       // between its creation and its start: onStarted kills it then.
       const onAbort = () => {
+        log.debug('exec abort', { execId });
         try {
-          void task.killExec(execId, SIGKILL).catch(() => undefined);
+          void task.killExec(execId, SIGKILL).catch((err: unknown) => log.debug('exec kill failed', { execId, error: (err as Error).message }));
         } catch {
           // not registered (yet, or any more)
         }
@@ -128,6 +135,7 @@ export class CriStreamingRuntime implements StreamingRuntime {
           },
           {
             onStarted: () => {
+              log.debug('exec started', { execId, aborted: opts.signal.aborted });
               io.releaseKeepers();
               markStarted();
               if (opts.signal.aborted) onAbort();
@@ -135,9 +143,14 @@ export class CriStreamingRuntime implements StreamingRuntime {
             },
           },
         );
+        log.debug('exec exited', { execId, exitCode: exit.exitStatus });
         io.releaseKeepers();
         await io.done();
+        log.debug('exec output done', { execId });
         return { exitCode: exit.exitStatus };
+      } catch (err) {
+        log.debug('exec failed', { execId, error: (err as Error).message });
+        throw err;
       } finally {
         markStarted();
         opts.signal.removeEventListener('abort', onAbort);

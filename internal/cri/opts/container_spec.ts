@@ -4,9 +4,11 @@
 import type { ContainerConfig__Output } from '../../api/gen/runtime/v1/ContainerConfig';
 import type { PodSandboxConfig__Output } from '../../api/gen/runtime/v1/PodSandboxConfig';
 import { invalidArgument } from '../../errdefs/errors';
-import { defaultUnixSpec } from '../../oci/default_spec';
 import type { Spec } from '../../oci/spec';
 import * as annotations from '../annotations';
+import { applyAppArmor, appArmorChoice } from './apparmor';
+import { initialContainerSpec } from './base_spec';
+import { applyCdiDevices } from './cdi_devices';
 import { applyBindMounts, fromCriMount, imageVolumeMounts, sandboxFileMounts } from './mounts';
 import { applyContainerNamespaces, setNamespace } from './namespaces';
 import { applyUser, containerArgs, DEFAULT_PATH_ENV, mergeEnv, userString } from './process';
@@ -49,7 +51,7 @@ export function buildContainerSpec(input: ContainerSpecInput): Spec {
   const nsOptions = sc?.namespace_options ?? null;
   const privileged = sc?.privileged ?? false;
 
-  const spec = defaultUnixSpec(id, runtime.namespace);
+  const spec = initialContainerSpec(id, runtime);
   const process = spec.process!;
   const linux = spec.linux!;
   // CRI leaves rlimits and LSM/seccomp to the request, not to runtime defaults (containerd #515).
@@ -61,10 +63,10 @@ export function buildContainerSpec(input: ContainerSpecInput): Spec {
   process.cwd = config.working_dir || image.WorkingDir || '/';
   process.terminal = config.tty || undefined;
 
-  // PATH, then TERM for ttys and HOSTNAME, then the image's env, then the request's: later wins.
+  // A base spec's env, PATH, then TERM for ttys and HOSTNAME, then the image's env, then the request's: later wins.
   const envs = (config.envs ?? []).map((e) => `${e.key}=${text(e.value)}`);
-  let env = [DEFAULT_PATH_ENV];
-  if (config.tty) env.push('TERM=xterm');
+  let env = mergeEnv(process.env ?? [], [DEFAULT_PATH_ENV]);
+  if (config.tty) env = mergeEnv(env, ['TERM=xterm']);
   env = mergeEnv(env, [`HOSTNAME=${sandboxConfig.hostname || host.hostname}`]);
   process.env = mergeEnv(env, [...(image.Env ?? []), ...envs]);
 
@@ -74,7 +76,7 @@ export function buildContainerSpec(input: ContainerSpecInput): Spec {
     ...sandboxFileMounts(input.sandboxPaths, criMounts, sc?.readonly_rootfs ?? false, hostIpc),
     ...imageVolumeMounts(image, criMounts, input.volumesDir),
   ];
-  applyBindMounts(spec, criMounts, extra, host);
+  applyBindMounts(spec, criMounts, extra, host, runtime);
 
   // Kubelet sends the default masked/read-only /proc paths itself; without them nothing is masked.
   linux.maskedPaths = [...(sc?.masked_paths ?? [])];
@@ -98,6 +100,7 @@ export function buildContainerSpec(input: ContainerSpecInput): Spec {
   linux.cgroupsPath = cgroupsPath(parent, id, runtime.systemdCgroup, runtime.namespace);
 
   spec.annotations = {
+    ...spec.annotations, // a base_runtime_spec's own
     ...passthroughAnnotations(sandboxConfig.annotations, runtime.podAnnotations),
     ...passthroughAnnotations(config.annotations, runtime.containerAnnotations),
     [annotations.ContainerType]: annotations.ContainerTypeContainer,
@@ -129,6 +132,8 @@ export function buildContainerSpec(input: ContainerSpecInput): Spec {
   applyUser(spec, user, memberOf, supplemental, input.userLookup);
 
   applySeccomp(spec, seccompChoice(sc?.seccomp, sc?.seccomp_profile_path ?? '', FIELD), privileged, host, FIELD);
+  applyAppArmor(spec, appArmorChoice(sc?.apparmor, sc?.apparmor_profile ?? '', FIELD), privileged, host.apparmor, FIELD);
+  applyCdiDevices(spec, config, runtime.cdi);
   return spec;
 }
 

@@ -1,12 +1,13 @@
 // The real SpecHost: what the spec builders need to know about this machine, read from /proc,
-// /sys and /dev. This is the only file of the spec builders that touches the host; the server
-// creates one at start and passes it in.
+// /sys and /dev. This file (with apparmor_host.ts) is all of the spec builders that touches the
+// host; the server creates one at start and passes it in.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { invalidArgument } from '../../errdefs/errors';
 import { effectiveCapabilitiesFromStatus } from '../../oci/capabilities';
 import type { LinuxDevice } from '../../oci/spec';
+import { appArmorHostAt } from './apparmor_host';
 import type { MountPropagationKind, SpecHost } from './types';
 
 const CGROUP2_SUPER_MAGIC = 0x63677270;
@@ -141,5 +142,6 @@ export function hostFromSystem(): SpecHost {
     devicesAt,
     allDevices: () => devicesAt('/dev', ''),
     readFile: (p: string) => fs.readFileSync(p, 'utf8'),
+    apparmor: appArmorHostAt('/'),
   };
 }

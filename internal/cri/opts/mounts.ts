@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Mount__Output } from '../../api/gen/runtime/v1/Mount';
 import { failedPrecondition, invalidArgument } from '../../errdefs/errors';
 import type { Linux, Mount, Spec } from '../../oci/spec';
-import type { ImageConfig, SandboxPaths, SpecHost } from './types';
+import type { ImageConfig, RuntimeOptions, SandboxPaths, SpecHost } from './types';
 import { cleanPath, isCleanAbsolute } from './values';
 
 export const ETC_HOSTS = '/etc/hosts';
@@ -18,11 +18,19 @@ export interface BindRequest {
   containerPath: string;
   hostPath: string;
   readonly: boolean;
+  /** Read-only all the way down: submounts under hostPath too (CRI recursive_read_only). */
+  recursiveReadOnly?: boolean;
   propagation: 'PROPAGATION_PRIVATE' | 'PROPAGATION_HOST_TO_CONTAINER' | 'PROPAGATION_BIDIRECTIONAL';
 }
 
 export function fromCriMount(m: Mount__Output): BindRequest {
-  return { containerPath: m.container_path, hostPath: m.host_path, readonly: m.readonly, propagation: m.propagation };
+  return {
+    containerPath: m.container_path,
+    hostPath: m.host_path,
+    readonly: m.readonly,
+    recursiveReadOnly: m.recursive_read_only,
+    propagation: m.propagation,
+  };
 }
 
 /**
@@ -68,15 +76,45 @@ function ensureLinux(spec: Spec): Linux {
 const depth = (p: string) => cleanPath(p).split('/').length - 1;
 
 /**
+ * Refuses a bind that cannot be made as asked before anything touches the host: paths must be
+ * clean and absolute; recursive read-only needs a read-only, private mount and a handler whose
+ * runc and kernel can do it (containerd 2.0's checks in WithMounts).
+ */
+function checkBindRequest(m: BindRequest, recursiveReadOnlySupported: boolean): void {
+  if (!isCleanAbsolute(m.containerPath)) throw invalidArgument(`mount container_path ${JSON.stringify(m.containerPath)} must be absolute without ".."`);
+  if (!isCleanAbsolute(m.hostPath)) throw invalidArgument(`mount host_path ${JSON.stringify(m.hostPath)} must be absolute without ".."`);
+  if (m.recursiveReadOnly !== true) return;
+  const where = `(host_path ${JSON.stringify(m.hostPath)})`;
+  if (!m.readonly) throw invalidArgument(`recursive read-only mount conflicts with a read-write mount ${where}`);
+  if (m.propagation !== 'PROPAGATION_PRIVATE') {
+    throw invalidArgument(`recursive read-only mount needs private propagation, got ${m.propagation} ${where}`);
+  }
+  if (!recursiveReadOnlySupported) throw invalidArgument(`runtime handler does not support recursive read-only mounts ${where}`);
+}
+
+/** The access option of a bind: "rro" (runc makes it and every submount read-only), "ro" or "rw". */
+function accessOption(m: BindRequest): 'rro' | 'ro' | 'rw' {
+  if (m.recursiveReadOnly === true) return 'rro';
+  return m.readonly ? 'ro' : 'rw';
+}
+
+/**
  * Puts `criMounts` (and `extra` mounts not overridden by them) into the spec as bind mounts,
  * shallowest first so a parent never hides a child. Default mounts at the same destination are
  * dropped, and every default under /dev goes when /dev itself is supplied.
  */
-export function applyBindMounts(spec: Spec, criMounts: readonly BindRequest[], extra: readonly BindRequest[], host: SpecHost): void {
+export function applyBindMounts(
+  spec: Spec,
+  criMounts: readonly BindRequest[],
+  extra: readonly BindRequest[],
+  host: SpecHost,
+  runtime: Pick<RuntimeOptions, 'recursiveReadOnlyMounts'>,
+): void {
   const criDestinations = new Set(criMounts.map((m) => cleanPath(m.containerPath)));
   const requested = [...criMounts, ...extra.filter((e) => !criDestinations.has(cleanPath(e.containerPath)))];
   // Array.prototype.sort is stable: equal depths keep request order.
   requested.sort((a, b) => depth(a.containerPath) - depth(b.containerPath));
+  for (const m of requested) checkBindRequest(m, runtime.recursiveReadOnlyMounts ?? false);
 
   const supplied = new Set(requested.map((m) => cleanPath(m.containerPath)));
   spec.mounts = (spec.mounts ?? []).filter((m) => {
@@ -87,8 +125,6 @@ export function applyBindMounts(spec: Spec, criMounts: readonly BindRequest[], e
 
   const linux = ensureLinux(spec);
   for (const m of requested) {
-    if (!isCleanAbsolute(m.containerPath)) throw invalidArgument(`mount container_path ${JSON.stringify(m.containerPath)} must be absolute without ".."`);
-    if (!isCleanAbsolute(m.hostPath)) throw invalidArgument(`mount host_path ${JSON.stringify(m.hostPath)} must be absolute without ".."`);
     const source = host.resolveMountSource(m.hostPath);
     const options = ['rbind'];
     switch (m.propagation) {
@@ -111,7 +147,7 @@ export function applyBindMounts(spec: Spec, criMounts: readonly BindRequest[], e
         options.push('rprivate');
     }
     // Unlike Docker, a read-only rootfs does not make every bind read-only (containerd's choice).
-    options.push(m.readonly ? 'ro' : 'rw');
+    options.push(accessOption(m));
     spec.mounts.push({ destination: m.containerPath, type: 'bind', source, options });
   }
 }

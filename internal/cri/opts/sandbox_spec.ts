@@ -10,6 +10,7 @@ import { DEV_SHM, makeWritable, RESOLV_CONF, removeMount } from './mounts';
 import { applySandboxNamespaces } from './namespaces';
 import { applyUser, mergeEnv, userString } from './process';
 import { applyCpuShares, applyOomScoreAdj, cgroupsPath } from './resources';
+import { sandboxSysctls, type UnprivilegedNetworkOptions } from './sandbox_sysctls';
 import { applySeccomp, seccompChoice } from './security';
 import type { ImageConfig, RuntimeOptions, SandboxPaths, SpecHost } from './types';
 import type { UserLookup } from './user';
@@ -33,6 +34,8 @@ export interface SandboxSpecInput {
   sandboxPaths: Pick<SandboxPaths, 'resolvPath' | 'shmPath'>;
   userLookup: UserLookup;
   host: SpecHost;
+  /** containerd 2.0's enable_unprivileged_ports / _icmp; both off when not given. */
+  unprivileged?: UnprivilegedNetworkOptions;
 }
 
 const FIELD = 'sandbox config linux.security_context';
@@ -77,8 +80,8 @@ export function buildSandboxSpec(input: SandboxSpecInput): Spec {
   // (containerd 2.1's fix of the same problem; its containers still get "ro" unless privileged).
   if (sc?.privileged) makeWritable(spec, ['sysfs']);
 
-  const sysctls = config.linux?.sysctls ?? {};
-  if (Object.keys(sysctls).length > 0) spec.linux!.sysctl = { ...sysctls };
+  const sysctls = sandboxSysctls(config, input.unprivileged ?? { unprivilegedPorts: false, unprivilegedIcmp: false });
+  if (Object.keys(sysctls).length > 0) spec.linux!.sysctl = sysctls;
 
   applyCpuShares(spec, DEFAULT_SANDBOX_CPU_SHARES);
   applyOomScoreAdj(spec, DEFAULT_SANDBOX_OOM_ADJ, runtime.restrictOomScoreAdj, host.oomScoreAdj);

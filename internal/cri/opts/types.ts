@@ -2,7 +2,8 @@
 // (devices, mount propagation, the daemon's own oom_score_adj and capabilities, seccomp profile
 // files) comes through SpecHost, so the builders stay pure and tests can pin the facts.
 import type { SeccompHost } from '../../oci/seccomp_default';
-import type { LinuxDevice } from '../../oci/spec';
+import type { LinuxDevice, Spec } from '../../oci/spec';
+import type { AppArmorHost } from './apparmor';
 
 /** The part of an OCI image config (image-spec `config`) the builders use. Keys as in the JSON. */
 export interface ImageConfig {
@@ -33,6 +34,17 @@ export interface RuntimeOptions {
   podAnnotations?: string[];
   /** Glob patterns of container annotations to copy into the container spec. */
   containerAnnotations?: string[];
+  /** The handler's base_runtime_spec (loaded at start): containers start from a copy of it. */
+  baseSpec?: Spec;
+  /** Resolves and applies CDI devices; undefined when CDI is off (requests for devices are ignored). */
+  cdi?: CdiInjector;
+  /** The handler's runc and the kernel can make a bind read-only recursively (runc's "rro"). */
+  recursiveReadOnlyMounts?: boolean;
+}
+
+/** Applies the container edits of CDI devices (qualified names) to a spec; throws for unknown ones. */
+export interface CdiInjector {
+  inject(spec: Spec, devices: readonly string[]): void;
 }
 
 /** Files the sandbox owns on the host, bind-mounted into each of its containers. */
@@ -75,4 +87,6 @@ export interface SpecHost extends SeccompHost {
   allDevices(): LinuxDevice[];
   /** Reads a host file (Localhost seccomp profiles). */
   readFile(path: string): string;
+  /** The host's AppArmor; undefined is a host without it. */
+  apparmor?: AppArmorHost;
 }

@@ -30,6 +30,7 @@ import { CleanupStack } from '../util/cleanup';
 import { crashPoint } from '../util/crash_points';
 import { generateId, makeContainerName } from '../util/ids';
 import { hookContainer, hookSandbox } from './hook_views';
+import { handlerFeatures } from './runtime_features';
 import type { CriService } from './service';
 
 /** Label on a container's active snapshot: names its owner so an orphan is recognisable. */
@@ -141,6 +142,7 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
 
       const imageConfig = specImageConfig(image.resolved.config);
       const volumesDir = svc.config.cri.ignore_image_defined_volumes ? undefined : join(rootDir, 'volumes');
+      const features = await handlerFeatures(runtime.config, svc.logger);
       const spec = buildContainerSpec({
         id,
         sandboxId: sandbox.id,
@@ -152,7 +154,7 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
         imageName: config.image!.user_specified_image || imageRef,
         sandboxPid,
         targetPid: validateTargetContainer(svc, sandbox.id, config)?.status.pid,
-        runtime: specRuntimeOptions(svc.config, runtime),
+        runtime: { ...specRuntimeOptions(svc.config, runtime), ...features },
         sandboxPaths: sandboxPaths(sandbox.metadata.stateDir),
         userLookup: userLookupFromImage((p) => readRootfsFile(rootfs, p)),
         host: rt.host,

@@ -1,8 +1,11 @@
 // ContainerStatus: state derived from the stored timestamps; image shown as containerd does (first
-// repo tag, first repo digest as image_ref); `verbose` adds what crictl inspect shows.
+// repo tag, first repo digest as image_ref); the user and resources read from the container's
+// current spec (containerd 2.0); `verbose` adds what crictl inspect shows.
 import type { ContainerStatusRequest__Output } from '../../api/gen/runtime/v1/ContainerStatusRequest';
 import type { ContainerStatusResponse } from '../../api/gen/runtime/v1/ContainerStatusResponse';
 import type { ContainerStatus } from '../../api/gen/runtime/v1/ContainerStatus';
+import type { Spec } from '../../oci/spec';
+import { containerResourcesOf, containerUserOf } from '../opts/spec_status';
 import { containerState, type Container } from '../store/container';
 import type { CriService } from './service';
 
@@ -24,6 +27,7 @@ export async function imageDisplay(svc: CriService, container: Container): Promi
 
 export function toCriContainerStatus(container: Container, display: ImageDisplay): ContainerStatus {
   const { metadata: m, status: s } = container;
+  const spec = container.spec as Spec;
   return {
     id: container.id,
     metadata: m.config.metadata,
@@ -41,6 +45,8 @@ export function toCriContainerStatus(container: Container, display: ImageDisplay
     annotations: m.config.annotations,
     mounts: m.config.mounts,
     log_path: m.logPath,
+    resources: containerResourcesOf(spec),
+    user: containerUserOf(spec),
   };
 }
 

@@ -7,11 +7,12 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunPodSandboxRequest__Output } from '../../api/gen/runtime/v1/RunPodSandboxRequest';
 import type { RunPodSandboxResponse } from '../../api/gen/runtime/v1/RunPodSandboxResponse';
-import { DEFAULT_IFNAME, type PodNetworkSetup } from '../../cni/pod_network';
-import type { PortMapping } from '../../cni/types';
+import { DEFAULT_IFNAME, type PodNetworkRequest, type PodNetworkSetup } from '../../cni/pod_network';
 import { failedPrecondition, wrap } from '../../errdefs/errors';
 import { NetNS, netnsPathFor } from '../../netns/netns';
+import { podCniCapabilities } from '../opts/cni_capabilities';
 import { buildSandboxSpec } from '../opts/sandbox_spec';
+import { runningInUserNamespace } from '../opts/user_namespace';
 import { userLookupFromImage } from '../opts/user';
 import { validateSandboxConfig } from '../opts/validate';
 import { specImageConfig } from '../image_config';
@@ -36,18 +37,11 @@ export function netnsDir(svc: CriService): string {
   return join(svc.config.state, 'netns');
 }
 
-function portMappings(config: PodSandboxConfig__Output): PortMapping[] {
-  return config.port_mappings
-    .filter((p) => p.host_port > 0)
-    .map((p) => ({
-      hostPort: p.host_port,
-      containerPort: p.container_port,
-      protocol: p.protocol === 'UDP' ? 'udp' : p.protocol === 'SCTP' ? 'sctp' : 'tcp',
-      hostIP: p.host_ip || undefined,
-    }));
-}
-
-export function podNetworkRequest(id: string, netnsPath: string, config: PodSandboxConfig__Output) {
+/**
+ * The CNI parameters of the pod. `strict` (RunPodSandbox) refuses invalid bandwidth annotations;
+ * teardowns (stop, recovery) leave them out instead.
+ */
+export function podNetworkRequest(id: string, netnsPath: string, config: PodSandboxConfig__Output, opts = { strict: false }): PodNetworkRequest {
   const m = config.metadata!;
   return {
     id,
@@ -55,7 +49,7 @@ export function podNetworkRequest(id: string, netnsPath: string, config: PodSand
     podName: m.name,
     podNamespace: m.namespace,
     podUid: m.uid,
-    portMappings: portMappings(config),
+    ...podCniCapabilities(config, opts),
   };
 }
 
@@ -74,13 +68,15 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
       cleanup.push('release sandbox name', () => rt.sandboxNames.releaseByKey(id));
       crashPoint('sandbox_run:after_reserve');
 
+      const hostNetwork = usesHostNetwork(config);
+      const netnsPath = hostNetwork ? '' : netnsPathFor(netnsDir(svc));
+      // Built (and its bandwidth annotations checked) before anything of the pod exists.
+      const request = hostNetwork ? undefined : podNetworkRequest(id, netnsPath, config, { strict: true });
       const runtime = resolveRuntimeHandler(svc.config, req.runtime_handler);
       const image = await ensureImage(rt, svc.config.cri.sandbox_image).catch((err: unknown) => {
         throw wrap(err, `sandbox image ${svc.config.cri.sandbox_image}`);
       });
 
-      const hostNetwork = usesHostNetwork(config);
-      const netnsPath = hostNetwork ? '' : netnsPathFor(netnsDir(svc));
       const { rootDir, stateDir } = sandboxDirs(svc, id);
       const paths = sandboxPaths(stateDir);
 
@@ -120,11 +116,10 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
       // Both push their undos; allSettled lets both finish (or fail) before anything is unwound,
       // so no step is left running behind the rollback.
       const network = async (): Promise<PodNetworkSetup | undefined> => {
-        if (hostNetwork) return undefined;
+        if (request === undefined) return undefined;
         const netns = await NetNS.createAt(netnsPath);
         cleanup.push('remove netns', () => netns.remove());
         crashPoint('sandbox_run:after_netns');
-        const request = podNetworkRequest(id, netnsPath, config);
         const setup = await rt.cni.setupPodNetwork(request);
         cleanup.push('teardown pod network', () => rt.cni.teardownPodNetwork(request));
         crashPoint('sandbox_run:after_cni');
@@ -154,6 +149,11 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
           sandboxPaths: paths,
           userLookup: userLookupFromImage((p) => readRootfsFile(rootfs, p)),
           host: rt.host,
+          unprivileged: {
+            unprivilegedPorts: svc.config.cri.enable_unprivileged_ports,
+            // As containerd: a user namespace cannot map the whole gid range for ping_group_range.
+            unprivilegedIcmp: svc.config.cri.enable_unprivileged_icmp && !runningInUserNamespace(),
+          },
         });
         const created = await rt.tasks.create({
           id,

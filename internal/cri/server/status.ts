@@ -1,11 +1,13 @@
 // Status: the RuntimeReady and NetworkReady conditions kubelet waits for before scheduling pods,
-// the runtime handlers berth offers, and with `verbose` the configuration it runs with.
+// the runtime handlers berth offers and what each can do, and with `verbose` the configuration it
+// runs with.
 import { readdir } from 'node:fs/promises';
 import type { RuntimeCondition } from '../../api/gen/runtime/v1/RuntimeCondition';
 import type { RuntimeHandler } from '../../api/gen/runtime/v1/RuntimeHandler';
 import type { StatusRequest__Output } from '../../api/gen/runtime/v1/StatusRequest';
 import type { StatusResponse } from '../../api/gen/runtime/v1/StatusResponse';
 import { failedPrecondition, messageOf } from '../../errdefs/errors';
+import { handlerFeatures } from './runtime_features';
 import type { CriService } from './service';
 
 export const RUNTIME_READY = 'RuntimeReady';
@@ -43,13 +45,17 @@ async function networkCondition(svc: CriService): Promise<RuntimeCondition> {
   }
 }
 
-function runtimeHandlers(svc: CriService): RuntimeHandler[] {
-  const features = { recursive_read_only_mounts: false, user_namespaces: false };
-  const named = Object.keys(svc.config.cri.runtimes)
-    .sort()
-    .map((name) => ({ name, features }));
-  // "" is the handler of pods that name none: the default runtime.
-  return [{ name: '', features }, ...named];
+async function runtimeHandler(svc: CriService, name: string, handler: string): Promise<RuntimeHandler> {
+  const runtime = svc.config.cri.runtimes[handler]!;
+  const { recursiveReadOnlyMounts } = await handlerFeatures(runtime, svc.logger);
+  // runc 1.1 has no idmapped mounts, which CRI user namespaces need.
+  return { name, features: { recursive_read_only_mounts: recursiveReadOnlyMounts, user_namespaces: false } };
+}
+
+function runtimeHandlers(svc: CriService): Promise<RuntimeHandler[]> {
+  const names = Object.keys(svc.config.cri.runtimes).sort();
+  // "" is the handler of pods that name none: the default runtime, with its features.
+  return Promise.all([runtimeHandler(svc, '', svc.config.cri.default_runtime), ...names.map((n) => runtimeHandler(svc, n, n))]);
 }
 
 export async function status(svc: CriService, req: StatusRequest__Output): Promise<StatusResponse> {
@@ -62,7 +68,8 @@ export async function status(svc: CriService, req: StatusRequest__Output): Promi
   return {
     status: { conditions },
     info,
-    runtime_handlers: runtimeHandlers(svc),
-    features: { supplemental_groups_policy: false, user_namespaces_host_network: false, mount_options: false },
+    runtime_handlers: await runtimeHandlers(svc),
+    // CreateContainer honours supplemental_groups_policy Strict (kubelet refuses Strict pods otherwise).
+    features: { supplemental_groups_policy: true, user_namespaces_host_network: false, mount_options: false },
   };
 }

@@ -29,10 +29,14 @@ describe('config defaults', () => {
       max_container_log_line_size: 16384,
       disable_hugetlb_controller: true,
       ignore_image_defined_volumes: false,
+      enable_unprivileged_ports: true,
+      enable_unprivileged_icmp: true,
       enable_selinux: false,
+      enable_cdi: true,
+      cdi_spec_dirs: ['/etc/cdi', '/var/run/cdi'],
       stream_server_address: '127.0.0.1',
       stream_server_port: '0',
-      runtimes: { runc: { runtime_type: 'io.containerd.runc.v2', options: {} } },
+      runtimes: { runc: { runtime_type: 'io.containerd.runc.v2', options: {}, pod_annotations: [], container_annotations: [], privileged_without_host_devices: false, base_runtime_spec: '' } },
     });
     expect(c.cni).toEqual({ bin_dirs: ['/usr/lib/cni', '/opt/cni/bin'], conf_dir: '/etc/cni/net.d', max_conf_num: 1 });
     expect(c.registry).toEqual({ config_path: '' });
@@ -103,8 +107,9 @@ config_path = "/etc/berth/certs.d"
       fast: {
         runtime_type: 'io.containerd.runc.v2',
         options: { BinaryName: '/usr/sbin/runc', Root: '/run/fast-runc', SystemdCgroup: true },
+        pod_annotations: [], container_annotations: [], privileged_without_host_devices: false, base_runtime_spec: '',
       },
-      plain: { runtime_type: 'io.containerd.runc.v2', options: {} },
+      plain: { runtime_type: 'io.containerd.runc.v2', options: {}, pod_annotations: [], container_annotations: [], privileged_without_host_devices: false, base_runtime_spec: '' },
     });
     expect(c.cni).toEqual({ bin_dirs: ['/usr/lib/cni'], conf_dir: '/tmp/cni', max_conf_num: 3 });
     expect(c.registry.config_path).toBe('/etc/berth/certs.d');
