@@ -1,7 +1,7 @@
 // Command-line flags of `make bench` (node dist/test/bench/main.js [flags]).
 import { parseArgs } from 'node:util';
 
-export const SCENARIO_NAMES = ['memory', 'floor', 'lifecycle', 'exec', 'concurrency', 'stats', 'import', 'pull', 'restart'] as const;
+export const SCENARIO_NAMES = ['memory', 'floor', 'lifecycle', 'exec', 'concurrency', 'stats', 'scale', 'import', 'pull', 'restart'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 export interface BenchOptions {
@@ -9,14 +9,23 @@ export interface BenchOptions {
   rounds: number;
   only: ScenarioName[];
   jsonOnly: boolean;
+  /** Pods of the scale scenario (the kubelet's maxPods by default). */
+  scalePods: number;
+  /** Length of the scale scenario's steady-state polling window. */
+  steadySeconds: number;
 }
 
-export const USAGE = `usage: node dist/test/bench/main.js [--iterations N] [--rounds N] [--only S,...] [--json-only]
+export const DEFAULT_SCALE_PODS = 110;
+export const DEFAULT_STEADY_SECONDS = 60;
 
-  --iterations N   lifecycle, exec and floor iterations per peer (default 30)
-  --rounds N       rounds of the concurrency, import and pull scenarios, and restarts of each kind (default 3)
-  --only S,...     run only these scenarios: ${SCENARIO_NAMES.join(', ')}
-  --json-only      print the JSON report instead of the table
+export const USAGE = `usage: node dist/test/bench/main.js [--iterations N] [--rounds N] [--only S,...] [--scale-pods N] [--steady-seconds N] [--json-only]
+
+  --iterations N       lifecycle, exec and floor iterations per peer (default 30)
+  --rounds N           rounds of the concurrency, import and pull scenarios, and restarts of each kind (default 3)
+  --only S,...         run only these scenarios: ${SCENARIO_NAMES.join(', ')}
+  --scale-pods N       pods of the scale scenario (default $BENCH_SCALE_PODS, else ${DEFAULT_SCALE_PODS})
+  --steady-seconds N   the scale scenario's kubelet-polling window (default $BENCH_STEADY_SECONDS, else ${DEFAULT_STEADY_SECONDS})
+  --json-only          print the JSON report instead of the table
 `;
 
 function positiveInt(flag: string, text: string | undefined, fallback: number): number {
@@ -26,14 +35,16 @@ function positiveInt(flag: string, text: string | undefined, fallback: number): 
   return n;
 }
 
-/** Parses argv (without node and the script); throws with a message naming the bad flag. */
-export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
+/** Parses argv (without node and the script) and `env` (BENCH_SCALE_PODS, BENCH_STEADY_SECONDS; a flag wins); throws naming the bad one. */
+export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions | 'help' {
   const { values } = parseArgs({
     args: argv,
     options: {
       iterations: { type: 'string' },
       rounds: { type: 'string' },
       only: { type: 'string' },
+      'scale-pods': { type: 'string' },
+      'steady-seconds': { type: 'string' },
       'json-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -54,5 +65,11 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
     rounds: positiveInt('--rounds', values.rounds, 3),
     only: only as ScenarioName[],
     jsonOnly: values['json-only'],
+    scalePods: positiveInt('--scale-pods', values['scale-pods'], positiveInt('BENCH_SCALE_PODS', env.BENCH_SCALE_PODS, DEFAULT_SCALE_PODS)),
+    steadySeconds: positiveInt(
+      '--steady-seconds',
+      values['steady-seconds'],
+      positiveInt('BENCH_STEADY_SECONDS', env.BENCH_STEADY_SECONDS, DEFAULT_STEADY_SECONDS),
+    ),
   };
 }

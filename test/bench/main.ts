@@ -21,13 +21,14 @@ import { floor } from './scenarios/floor';
 import { imageImport } from './scenarios/image_import';
 import { imagePull } from './scenarios/image_pull';
 import { lifecycle } from './scenarios/lifecycle';
-import { memory } from './scenarios/memory';
+import { memory, NODE_FLOOR_FIGURE } from './scenarios/memory';
 import { restart } from './scenarios/restart';
+import { scale } from './scenarios/scale';
 import { stats } from './scenarios/stats';
 import type { Scenario, ScenarioEnv } from './scenarios/scenario';
 
 // Memory first, while the daemons are still idle; the floor before the lifecycle it is compared with;
-// restart last, since it replaces the daemons' processes.
+// scale after the small-pod scenarios; restart last, since it replaces the daemons' processes.
 const SCENARIOS: Record<ScenarioName, Scenario> = {
   memory,
   floor,
@@ -35,22 +36,31 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   exec,
   concurrency,
   stats,
+  scale,
   import: imageImport,
   pull: imagePull,
   restart,
 };
-const NEEDS_PODS: readonly ScenarioName[] = ['memory', 'lifecycle', 'exec', 'concurrency', 'stats', 'restart'];
+const NEEDS_PODS: readonly ScenarioName[] = ['memory', 'lifecycle', 'exec', 'concurrency', 'stats', 'scale', 'restart'];
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
-/** Puts the floor figures beside the lifecycle's StartContainer rows. */
+/** Puts the floor figures beside the lifecycle's StartContainer rows, and the Node floor beside the daemons' RSS. */
 function attachFloor(rows: Row[]): void {
   const floorOf = (figure: string) => rows.find((r) => r.scenario === 'floor' && r.figure === figure)?.floor;
+  const nodeFloor = rows.find((r) => r.scenario === 'memory' && r.figure === NODE_FLOOR_FIGURE)?.berth;
   for (const row of rows) {
+    if (row.scenario === 'memory' && /^RSS .*, daemon$/.test(row.figure) && nodeFloor && 'value' in nodeFloor) row.floor = nodeFloor.value;
     if (row.scenario !== 'lifecycle') continue;
     if (row.figure === 'StartContainer p50') row.floor = floorOf('runc create+start (p50)');
     if (row.figure === 'StartContainer p99') row.floor = floorOf('runc create+start (p99)');
   }
+}
+
+/** Rows of one scenario together, in the order scenarios first appear (scale adds memory rows). */
+function groupByScenario(rows: readonly Row[]): Row[] {
+  const order = [...new Set(rows.map((r) => r.scenario))];
+  return order.flatMap((scenario) => rows.filter((r) => r.scenario === scenario));
 }
 
 async function runScenarios(opts: BenchOptions, cleanup: CleanupStack, aborted: () => boolean): Promise<{ rows: Row[]; notes: string[] }> {
@@ -80,6 +90,8 @@ async function runScenarios(opts: BenchOptions, cleanup: CleanupStack, aborted: 
     ctx: { runId, netns, aborted },
     iterations: opts.iterations,
     rounds: opts.rounds,
+    scalePods: opts.scalePods,
+    steadySeconds: opts.steadySeconds,
     images,
     cleanup,
     tmpDir,
@@ -96,7 +108,7 @@ async function runScenarios(opts: BenchOptions, cleanup: CleanupStack, aborted: 
     rows.push(...(await SCENARIOS[name].run(env)));
   }
   attachFloor(rows);
-  return { rows, notes };
+  return { rows: groupByScenario(rows), notes };
 }
 
 async function main(): Promise<number> {

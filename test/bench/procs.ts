@@ -1,5 +1,7 @@
-// Processes the bench can attribute to itself: RSS of a PID, the shims serving one daemon, and
-// killing a PID only while it is still the process we found (its start time guards against reuse).
+// Processes the bench can attribute to itself: RSS and CPU time of a PID, the shims serving one
+// daemon, and killing a PID only while it is still the process we found (its start time guards
+// against reuse).
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename } from 'node:path';
 
@@ -36,6 +38,25 @@ export function processRef(pid: number): ProcessRef | undefined {
 
 export function isAlive(ref: ProcessRef): boolean {
   return startTicksOf(ref.pid) === ref.startTicks;
+}
+
+// USER_HZ, the unit of /proc/<pid>/stat's CPU times; 100 on every Linux build the bench runs on,
+// asked of getconf once in case it is not.
+let ticksPerSecond: number | undefined;
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    const text = execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim();
+    ticksPerSecond = Number(text) > 0 ? Number(text) : 100;
+  }
+  return ticksPerSecond;
+}
+
+/** User + system CPU seconds a process has used (fields 14 and 15 of /proc/<pid>/stat), or undefined when it is gone. */
+export function cpuSeconds(pid: number): number | undefined {
+  const stat = readOr(`/proc/${pid}/stat`);
+  if (stat === undefined) return undefined;
+  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(rest[11]) + Number(rest[12])) / clockTicks(); // fields 14, 15 overall
 }
 
 /** VmRSS of a process in KiB, or undefined when it is gone. */

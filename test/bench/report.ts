@@ -15,7 +15,10 @@ export interface Row {
   unit: string;
   containerd: Cell;
   berth: Cell;
-  /** The same work done by runc alone (no daemon), shown beside StartContainer. */
+  /**
+   * The same work with no daemon: runc alone beside StartContainer, the bare Node process with
+   * berthd's modules beside berthd's RSS.
+   */
   floor?: number;
   /** Samples behind each value, for the JSON. */
   samples?: Partial<Record<PeerName, number>>;
@@ -71,7 +74,7 @@ function ratio(row: Row): string {
 
 /** The text table, one line per row, columns padded. */
 export function renderTable(rows: readonly Row[]): string {
-  const header = ['figure', 'containerd', 'berth', 'berth/containerd', 'floor (runc)'];
+  const header = ['figure', 'containerd', 'berth', 'berth/containerd', 'floor (runc / Node)'];
   const lines = rows.map((r) => [
     `${r.scenario}: ${r.figure}`,
     formatCell(r.containerd, r.unit),

@@ -1,17 +1,23 @@
 // memory: each daemon's RSS (VmRSS) idle and with 20 running pods (pause + one busybox container
-// each), daemon alone and daemon plus the shims serving it (berth runs the same shim binary).
+// each), daemon alone and daemon plus the shims serving it (berth runs the same shim binary), the
+// growth per pod, and the Node floor (node_floor.ts): a bare Node process with berthd's modules,
+// shown in the floor column of berthd's RSS rows and as berthd's RSS above it. The scale scenario
+// adds its 110-pod rows to this group.
 import { Aborted } from '../errors';
+import { nodeFloorMiB } from '../node_floor';
 import { removePods, startPod, type PodRef } from '../pods';
 import type { Peer } from '../peers/peer';
 import { rssKiB } from '../procs';
-import type { Row } from '../report';
+import { cellFromError, value, type Cell, type Row } from '../report';
 import { PeerSeries, type Scenario, type ScenarioEnv } from './scenario';
 
 export const MEMORY_PODS = 20;
+export const NODE_FLOOR_FIGURE = 'Node floor (bare node, berthd modules)';
 
 const mib = (kib: number) => kib / 1024;
 
-function measure(peer: Peer): { daemon: number; shims: number; shimCount: number } {
+/** RSS in MiB of a peer's daemon, and of the shims serving it now. */
+export function measureRss(peer: Peer): { daemon: number; shims: number; shimCount: number } {
   const daemon = rssKiB(peer.pid);
   if (daemon === undefined) throw new Error(`${peer.name} (pid ${peer.pid}) is gone`);
   const shims = peer.shims();
@@ -21,7 +27,7 @@ function measure(peer: Peer): { daemon: number; shims: number; shimCount: number
 
 /** Idle figures go to `idleSeries` first, so a peer that cannot run pods still shows them. */
 async function measurePeer(env: ScenarioEnv, peer: Peer, idleSeries: PeerSeries, series: PeerSeries): Promise<void> {
-  const idle = measure(peer);
+  const idle = measureRss(peer);
   idleSeries.add(peer.name, 'idle', idle.daemon);
   idleSeries.add(peer.name, 'idle+shims', idle.daemon + idle.shims);
   const pods: PodRef[] = [];
@@ -31,13 +37,22 @@ async function measurePeer(env: ScenarioEnv, peer: Peer, idleSeries: PeerSeries,
   });
   try {
     for (let k = 0; k < MEMORY_PODS; k++) pods.push(await startPod(peer, `mem-${env.ctx.runId}-${k}`, env.ctx));
-    const busy = measure(peer);
+    const busy = measureRss(peer);
     series.add(peer.name, 'busy', busy.daemon);
     series.add(peer.name, 'busy+shims', busy.daemon + busy.shims);
     series.add(peer.name, 'shims', busy.shimCount);
+    series.add(peer.name, 'per pod', (busy.daemon - idle.daemon) / MEMORY_PODS);
   } finally {
     await undo();
   }
+}
+
+/** The Node floor row, and berthd's idle RSS above it (containerd's cell: its whole RSS, no floor taken off). */
+function floorRows(floor: Cell, idle: Row): Row[] {
+  const floorRow: Row = { scenario: 'memory', figure: NODE_FLOOR_FIGURE, unit: 'MiB', containerd: { na: '(Go: no Node floor)' }, berth: floor };
+  const own: Cell = 'value' in floor && 'value' in idle.berth ? value(idle.berth.value - floor.value) : { na: 'n/a (no floor or no idle figure)' };
+  const ownRow: Row = { scenario: 'memory', figure: 'RSS idle, daemon above Node floor (containerd: all)', unit: 'MiB', containerd: idle.containerd, berth: own };
+  return [floorRow, ownRow];
 }
 
 async function run(env: ScenarioEnv): Promise<Row[]> {
@@ -54,12 +69,22 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
       env.log(`memory: ${peer.name} failed: ${(err as Error).message}`);
     }
   }
+  let floor: Cell;
+  try {
+    floor = value(await nodeFloorMiB());
+  } catch (err) {
+    floor = cellFromError(err);
+    env.log(`memory: ${(err as Error).message}`);
+  }
   const only = (samples: number[]) => samples[0]!;
+  const idle = idleSeries.row('memory', 'RSS idle, daemon', 'MiB', 'idle', only);
   return [
-    idleSeries.row('memory', 'RSS idle, daemon', 'MiB', 'idle', only),
+    idle,
     idleSeries.row('memory', 'RSS idle, daemon+shims', 'MiB', 'idle+shims', only),
+    ...floorRows(floor, idle),
     series.row('memory', `RSS ${MEMORY_PODS} pods, daemon`, 'MiB', 'busy', only),
     series.row('memory', `RSS ${MEMORY_PODS} pods, daemon+shims`, 'MiB', 'busy+shims', only),
+    series.row('memory', `daemon RSS growth per pod (${MEMORY_PODS} pods)`, 'MiB', 'per pod', only),
     series.row('memory', `shim processes with ${MEMORY_PODS} pods`, 'shims', 'shims', only),
   ];
 }

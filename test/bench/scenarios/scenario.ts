@@ -15,6 +15,9 @@ export interface ScenarioEnv {
   ctx: BenchContext;
   iterations: number;
   rounds: number;
+  /** The scale scenario's pod count and steady-state window. */
+  scalePods: number;
+  steadySeconds: number;
   images: TestImagePaths;
   cleanup: CleanupStack;
   /** The bench run's own temp dir. */

@@ -1,0 +1,79 @@
+// The Node floor of the memory rows: the RSS of a bare Node process run with bin/berthd's Node
+// flags that loads the third-party packages and native addon berthd has loaded when it serves,
+// and none of berth's own code, so the table shows which part of berthd's RSS is berth's own.
+// FLOOR_MODULES is what an idle berthd held in require.cache (checked with a --require hook
+// listing it on 2026-12-01: @grpc/proto-loader is not among them, berthd reads its proto roots
+// from JSON descriptors through protobufjs); keep it in step with berthd's imports.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../internal/api/cri';
+import { rssKiB } from './procs';
+import { p50 } from './stats';
+
+export const FLOOR_MODULES = [
+  '@grpc/grpc-js',
+  'protobufjs',
+  'better-sqlite3',
+  'zod/v3',
+  'tar-stream',
+  'smol-toml',
+  'hpack.js',
+  'spdy-transport/lib/spdy-transport/protocol/spdy/dictionary',
+];
+
+const READY_TIMEOUT_MS = 30_000;
+/** Idle time before reading RSS, as the daemons have idled before theirs is read. */
+const SETTLE_MS = 2_000;
+const SAMPLES = 3;
+
+/** The Node flags on bin/berthd's `#!/usr/bin/env -S node FLAGS` line (none if it has no such line). */
+function berthdNodeFlags(): string[] {
+  let first = '';
+  try {
+    first = readFileSync(join(repoRoot(), 'bin', 'berthd'), 'utf8').split('\n')[0] ?? '';
+  } catch {
+    return [];
+  }
+  const words = first.replace(/^#!\S*\s*(-S\s+)?/, '').split(/\s+/).filter((w) => w !== '');
+  const node = words.findIndex((w) => w === 'node' || w.endsWith('/node'));
+  return node < 0 ? [] : words.slice(node + 1).filter((w) => w.startsWith('-'));
+}
+
+/** One floor process: spawned, read once it is ready and has idled, killed (it is our own child). */
+function sampleOnce(): Promise<number> {
+  const addon = join(repoRoot(), 'build', 'Release', 'berth_sys.node');
+  const script = join(__dirname, 'node_floor_child.js');
+  const child = spawn(process.execPath, [...berthdNodeFlags(), script, addon, ...FLOOR_MODULES], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-2000)));
+  return new Promise<number>((resolve, reject) => {
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`node floor: ${why}${stderr ? `: ${stderr.trim()}` : ''}`));
+    };
+    const timer = setTimeout(() => fail(`not ready after ${READY_TIMEOUT_MS} ms`), READY_TIMEOUT_MS);
+    child.once('error', (err) => fail(err.message));
+    child.once('exit', (code, signal) => fail(`exited ${code ?? signal} before it was measured`));
+    child.stdout.once('data', () => {
+      clearTimeout(timer);
+      setTimeout(() => {
+        const kib = rssKiB(child.pid!);
+        child.removeAllListeners('exit');
+        child.kill('SIGKILL');
+        if (kib === undefined) reject(new Error('node floor: process gone before it was measured'));
+        else resolve(kib / 1024);
+      }, SETTLE_MS);
+    });
+  });
+}
+
+/** The floor's RSS in MiB, the median of a few processes. */
+export async function nodeFloorMiB(): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) samples.push(await sampleOnce());
+  return p50(samples);
+}

@@ -1,0 +1,217 @@
+// scale: a full node (issue 16). Per peer, one after the other: `scalePods` pods (110, the
+// kubelet's maxPods; pause + 2 busybox containers each) started as the kubelet's pod workers
+// start them, at most 10 in flight; with all running, the kubelet's read calls timed one by one
+// (scale_queries.ts); `steadySeconds` of the kubelet's polling (kubelet_poll.ts) with the daemon's
+// CPU seconds (and its shims') from /proc, per minute; the pods torn down 10 in flight (StopPodSandbox +
+// RemovePodSandbox). RSS at N pods goes to the memory rows. The pods' removal is on the cleanup
+// stack from before the first one exists, so a failure or SIGINT never leaves them behind.
+import { Aborted } from '../errors';
+import { KubeletPoller } from '../kubelet_poll';
+import { removeKubeletPod, startKubeletPod, type KubeletPod } from '../kubelet_pod';
+import { netnsPathFromInfo } from '../netns';
+import type { Peer } from '../peers/peer';
+import { runPool } from '../pool';
+import { cpuSeconds } from '../procs';
+import type { Row } from '../report';
+import { measureQueries, QUERY_FIGURES, type QueryFigure } from '../scale_queries';
+import { msSince, p50, p99 } from '../stats';
+import { measureRss } from './memory';
+import { PeerSeries, type Scenario, type ScenarioEnv } from './scenario';
+
+/** The kubelet's pod workers: how many pods it brings up (and down) at once. */
+export const PODS_IN_FLIGHT = 10;
+
+const PHASES = ['start', 'memory', 'queries', 'steady', 'teardown'] as const;
+type Phase = (typeof PHASES)[number];
+/** One series per phase; the queries one per figure, so a call a peer lacks leaves the others standing. */
+type Series = Record<Exclude<Phase, 'queries'>, PeerSeries> & { queries: Record<QueryFigure, PeerSeries> };
+
+function newSeries(env: ScenarioEnv): Series {
+  const one = () => new PeerSeries(env);
+  const queries = Object.fromEntries(QUERY_FIGURES.map((f) => [f, one()])) as Record<QueryFigure, PeerSeries>;
+  return { start: one(), memory: one(), queries, steady: one(), teardown: one() };
+}
+
+function seriesOf(series: Series, phase: Phase): PeerSeries[] {
+  return phase === 'queries' ? Object.values(series.queries) : [series[phase]];
+}
+
+/** The first rejection among settled results, if any. */
+function firstFailure(results: ReadonlyArray<PromiseSettledResult<unknown>>): unknown {
+  return results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason;
+}
+
+/** CPU seconds of the daemon, and of the daemon plus the shims serving it now. */
+function cpuOf(peer: Peer, shimPids: readonly number[]): { daemon: number; withShims: number } {
+  const daemon = cpuSeconds(peer.pid);
+  if (daemon === undefined) throw new Error(`${peer.name} (pid ${peer.pid}) is gone`);
+  return { daemon, withShims: shimPids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), daemon) };
+}
+
+class PeerRun {
+  /** Pods whose sandbox exists and that were not removed yet. */
+  readonly live = new Map<string, KubeletPod>();
+  phase: Phase = 'start';
+
+  constructor(
+    private readonly env: ScenarioEnv,
+    private readonly peer: Peer,
+    private readonly series: Series,
+  ) {}
+
+  private add(phase: Exclude<Phase, 'queries'>, figure: string, v: number): void {
+    this.series[phase].add(this.peer.name, figure, v);
+  }
+
+  /** Removes `ids`, 10 in flight; `onRemoved` gets each pod's ms. Throws the first failure after all ran. */
+  async removePods(ids: readonly string[], onRemoved: (ms: number) => void = () => undefined): Promise<void> {
+    const results = await runPool(ids.length, PODS_IN_FLIGHT, async (i) => {
+      const start = process.hrtime.bigint();
+      await removeKubeletPod(this.peer, ids[i]!);
+      this.live.delete(ids[i]!);
+      onRemoved(msSince(start));
+    });
+    const failure = firstFailure(results);
+    if (failure !== undefined) throw failure;
+  }
+
+  async start(): Promise<KubeletPod[]> {
+    const { env, peer } = this;
+    const wallStart = process.hrtime.bigint();
+    const results = await runPool(env.scalePods, PODS_IN_FLIGHT, async (k) => {
+      const start = process.hrtime.bigint();
+      const pod = await startKubeletPod(peer, `scale-${env.ctx.runId}-${k}`, env.ctx, (p) => this.live.set(p.podId, p));
+      this.add('start', 'pod', msSince(start));
+      return pod;
+    });
+    const wall = msSince(wallStart);
+    const failure = firstFailure(results);
+    if (failure !== undefined) throw failure;
+    this.add('start', 'wall', wall);
+    const pods = results.map((r) => (r as PromiseFulfilledResult<KubeletPod>).value);
+    // Untimed: the netns paths, so the bench's sweep can find any the daemon leaves behind.
+    for (const pod of pods) {
+      try {
+        const status = await peer.cri.runtime.PodSandboxStatus({ pod_sandbox_id: pod.podId, verbose: true }, { deadline: Date.now() + 60_000 });
+        env.ctx.netns.record(netnsPathFromInfo(status.info));
+      } catch {
+        // a convenience for the sweep, not a figure; the queries below time this call
+      }
+    }
+    return pods;
+  }
+
+  async run(): Promise<void> {
+    const { env, peer } = this;
+    const idle = measureRss(peer);
+    const pods = await this.start();
+
+    this.phase = 'memory';
+    const busy = measureRss(peer);
+    this.add('memory', 'daemon', busy.daemon);
+    this.add('memory', 'daemon+shims', busy.daemon + busy.shims);
+    this.add('memory', 'per pod', (busy.daemon - idle.daemon) / pods.length);
+    this.add('memory', 'shims', busy.shimCount);
+
+    this.phase = 'queries';
+    const queries = this.series.queries;
+    await measureQueries(peer, pods, env.ctx, {
+      record: (figure, ms) => queries[figure].add(peer.name, figure, ms),
+      fail: (figure, err) => {
+        queries[figure].fail(peer.name, err);
+        env.log(`scale: ${peer.name} ${figure} failed: ${(err as Error).message}`);
+      },
+      failed: (figure) => queries[figure].failed(peer.name),
+    });
+
+    this.phase = 'steady';
+    const shimPids = peer.shims().map((s) => s.pid);
+    const poller = await KubeletPoller.open(peer, env.ctx);
+    try {
+      const before = cpuOf(peer, shimPids);
+      const polled = await poller.run(env.steadySeconds);
+      const after = cpuOf(peer, shimPids);
+      // A stats pass begun near the end finishes past it: CPU is given per minute of the window as run.
+      const perMinute = 60_000 / polled.windowMs;
+      this.add('steady', 'cpu', (after.daemon - before.daemon) * perMinute);
+      this.add('steady', 'cpu+shims', (after.withShims - before.withShims) * perMinute);
+      this.add('steady', 'window', polled.windowMs / 1000);
+      this.add('steady', 'rss', measureRss(peer).daemon);
+      env.log(
+        `scale: ${peer.name} polling ${(polled.windowMs / 1000).toFixed(1)} s: ${polled.relists} relists, ` +
+          `${polled.inspections} pods inspected, ${polled.statsPasses} stats passes` +
+          `${polled.unimplemented.length > 0 ? ` (UNIMPLEMENTED, left out: ${polled.unimplemented.join(', ')})` : ''}, ` +
+          `events stream: ${typeof polled.events === 'number' ? `${polled.events} events` : `not open (${polled.events})`}`,
+      );
+    } finally {
+      poller.close();
+    }
+
+    this.phase = 'teardown';
+    const wallStart = process.hrtime.bigint();
+    await this.removePods([...this.live.keys()], (ms) => this.add('teardown', 'pod', ms));
+    this.add('teardown', 'wall', msSince(wallStart));
+    const { items } = await peer.cri.runtime.ListPodSandbox({ filter: { label_selector: { app: 'berth-bench-scale' } } }, { deadline: Date.now() + 60_000 });
+    if (items.length > 0) throw new Error(`${items.length} scale pods still listed after tear-down`);
+  }
+
+  /** Marks the phase that failed and every later one, so no figure of this peer looks complete. */
+  fail(err: unknown): void {
+    for (const phase of PHASES.slice(PHASES.indexOf(this.phase))) {
+      for (const series of seriesOf(this.series, phase)) series.fail(this.peer.name, err);
+    }
+  }
+}
+
+async function runPeer(env: ScenarioEnv, peer: Peer, series: Series): Promise<void> {
+  const run = new PeerRun(env, peer, series);
+  const undo = env.cleanup.push(`${peer.name} scale pods`, () => run.removePods([...run.live.keys()]));
+  try {
+    await run.run();
+    env.log(`scale: ${peer.name} done`);
+  } catch (err) {
+    if (err instanceof Aborted) throw err;
+    run.fail(err);
+    env.log(`scale: ${peer.name} failed in ${run.phase}: ${(err as Error).message}`);
+  } finally {
+    try {
+      await undo();
+    } catch (err) {
+      run.fail(new Error(`removal: ${(err as Error).message}`));
+      env.log(`scale: ${peer.name} removal failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+async function run(env: ScenarioEnv): Promise<Row[]> {
+  const series = newSeries(env);
+  for (const peer of env.peers) {
+    if (env.ctx.aborted()) throw new Aborted();
+    await runPeer(env, peer, series);
+  }
+  const n = env.scalePods;
+  const only = (samples: number[]) => samples[0]!;
+  const s = series;
+  return [
+    s.start.row('scale', `start ${n} pods (${PODS_IN_FLIGHT} in flight), wall`, 'ms', 'wall', only),
+    s.start.row('scale', 'start, per pod p50', 'ms', 'pod', p50),
+    s.start.row('scale', 'start, per pod p99', 'ms', 'pod', p99),
+    ...QUERY_FIGURES.flatMap((figure) => [
+      s.queries[figure].row('scale', `${figure} p50 (${n} pods)`, 'ms', figure, p50),
+      s.queries[figure].row('scale', `${figure} p99 (${n} pods)`, 'ms', figure, p99),
+    ]),
+    s.steady.row('scale', `kubelet polling (${env.steadySeconds} s asked), window as run`, 's', 'window', only),
+    s.steady.row('scale', 'kubelet polling, daemon CPU per minute', 's', 'cpu', only),
+    s.steady.row('scale', 'kubelet polling, daemon+shims CPU per minute', 's', 'cpu+shims', only),
+    s.steady.row('scale', `RSS after ${env.steadySeconds} s polling, daemon`, 'MiB', 'rss', only),
+    s.teardown.row('scale', `tear-down ${n} pods (${PODS_IN_FLIGHT} in flight), wall`, 'ms', 'wall', only),
+    s.teardown.row('scale', 'tear-down, per pod p50', 'ms', 'pod', p50),
+    s.teardown.row('scale', 'tear-down, per pod p99', 'ms', 'pod', p99),
+    s.memory.row('memory', `RSS ${n} pods, daemon`, 'MiB', 'daemon', only),
+    s.memory.row('memory', `RSS ${n} pods, daemon+shims`, 'MiB', 'daemon+shims', only),
+    s.memory.row('memory', `daemon RSS growth per pod (${n} pods)`, 'MiB', 'per pod', only),
+    s.memory.row('memory', `shim processes with ${n} pods`, 'shims', 'shims', only),
+  ];
+}
+
+export const scale: Scenario = { name: 'scale', run };
