@@ -2,7 +2,6 @@
 // edits of each and of the whole spec. No maintained CDI parser exists for Node, so this reads the
 // subset those versions define, strictly (an unknown key is an error, as the reference library's
 // strict unmarshal), and checks the rules the reference library checks when it loads a spec.
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod/v3';
 import { deviceNameProblem, parseKind, vendorOrClassProblem } from './names';
 
@@ -87,6 +86,8 @@ export interface CdiSpec {
 /** Parses and checks one spec file's text; throws an Error saying what is wrong. */
 export function parseCdiSpec(text: string, path: string): CdiSpec {
   // JSON is YAML too: one parser reads both encodings, as the reference library does.
+  // yaml (70 modules) loads on the first CDI spec read, not at every berthd start.
+  const { parse: parseYaml } = require('yaml') as typeof import('yaml');
   const result = specFile.safeParse(parseYaml(text, { uniqueKeys: true }));
   if (!result.success) {
     const issue = result.error.issues[0]!;

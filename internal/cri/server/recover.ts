@@ -1,6 +1,7 @@
 // Recovery at start (containerd's recover.go): berthd may have been killed at any instant. Reload
-// the stores (done by the wiring), reconnect every task to its shim in parallel, learn exits that
-// happened meanwhile, finish or undo half-done work, and sweep whatever no record owns.
+// the stores (done by the wiring), reconnect every task to its shim (pods in parallel, a bounded
+// number at once), learn exits that happened meanwhile, finish or undo half-done work, and sweep
+// whatever no record owns.
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isNotFound, messageOf } from '../../errdefs/errors';
@@ -17,6 +18,13 @@ import { monitorSandboxExit } from './task_monitor';
 import { isUnpackKey } from '../../rootfs';
 import type { CriTask } from '../tasks/types';
 import { containerExitRecorded } from './container_stop';
+
+/**
+ * Pods reconnected at once. Each pod's sandbox and containers go one after the other (they share a
+ * shim connection); pods overlap, so one slow shim does not hold up the rest, while 110 pods do not
+ * open 110 shim connections, logs and FIFOs in one burst that the node's few cores then answer.
+ */
+export const RECOVERY_CONCURRENCY = 16;
 
 export interface RecoveryReport {
   sandboxes: number;
@@ -180,6 +188,15 @@ async function sweep(svc: CriService, report: RecoveryReport): Promise<void> {
   }
 }
 
+/** Runs `fn` over `items` with at most `limit` running at once; `fn` must not reject. */
+async function forEachBounded<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 export async function recover(svc: CriService, reattach: ReattachContainer): Promise<RecoveryReport> {
   const rt = svc.rt;
   const report: RecoveryReport = {
@@ -196,8 +213,16 @@ export async function recover(svc: CriService, reattach: ReattachContainer): Pro
       svc.logger.error(`recovering ${what} failed`, { id, error: messageOf(err) });
     }
   };
-  await Promise.all(rt.sandboxes.list().map((s) => settle('sandbox', s.id, recoverSandbox(svc, s, report))));
-  await Promise.all(rt.containers.list().map((c) => settle('container', c.id, recoverContainer(svc, c, report, reattach))));
+  const byPod = new Map<string, Container[]>(rt.sandboxes.list().map((s) => [s.id, []]));
+  const podless: Container[] = [];
+  for (const c of rt.containers.list()) (byPod.get(c.metadata.sandboxId) ?? podless).push(c);
+  const recoverOne = (c: Container) => settle('container', c.id, recoverContainer(svc, c, report, reattach));
+  // A container only waits for its own pod's sandbox (undone or not, it decides what the container gets).
+  await forEachBounded(rt.sandboxes.list(), RECOVERY_CONCURRENCY, async (s) => {
+    await settle('sandbox', s.id, recoverSandbox(svc, s, report));
+    await Promise.all(byPod.get(s.id)!.map(recoverOne));
+  });
+  await forEachBounded(podless, RECOVERY_CONCURRENCY, recoverOne);
   await sweep(svc, report);
   svc.logger.info('recovered state', { ...report });
   return report;

@@ -1,0 +1,96 @@
+// `make build` step: berthd as one file, dist/bundle/berthd.js, started by dist/bundle/start.js
+// (cmd/berthd/bundle_start.ts) with a V8 code cache made here. Resolving, reading and compiling
+// ~420 modules one by one was most of berthd's start-up (issue 16); one bundle is one read, and the
+// cache spares V8 the compile. Left out of the bundle: better-sqlite3 (it finds its native addon from
+// its own package directory) and the packages berthd only requires on first use, so their code is
+// not read at every start (they load from node_modules as before). berth's own addon (build/Release)
+// is found through repoRoot(). Every bundled module's __dirname is the bundle's directory, so the
+// proto descriptors that internal/api/proto_root.ts reads beside its module are written there too.
+import { build, type BuildOptions } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUILD_ID_MARKER, BUNDLE_FILE } from '../../cmd/berthd/bundle_start';
+import { CONTAINERD_PROTO_FILES } from '../../internal/api/containerd';
+import { CRI_PROTO_FILES } from '../../internal/api/cri';
+import { writeProtoDescriptor } from '../../internal/api/proto_root';
+import { repoRoot } from '../../internal/repo_root';
+
+export const START_FILE = 'start.js';
+
+/**
+ * Required at run time instead of bundled: better-sqlite3 (native), and what only a rarely used
+ * path requires (grpc-js's channelz/ORCA, the streaming server's WebSocket upgrade, /metrics).
+ */
+const EXTERNAL = ['better-sqlite3', '@grpc/proto-loader', 'ws', 'prom-client'];
+
+const COMMON: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  logLevel: 'warning',
+};
+
+/** dist/bundle: under the repository, so repoRoot() finds package.json (and build/, api/) above it. */
+export function defaultBundleDir(): string {
+  return join(repoRoot(), 'dist', 'bundle');
+}
+
+/** Appends the build id line bundle_start.ts checks a code cache against. */
+function stampBuildId(file: string): void {
+  const id = createHash('sha256').update(readFileSync(file)).digest('hex');
+  appendFileSync(file, `${BUILD_ID_MARKER}${id}\n`);
+}
+
+/** Runs `berthd --help` from the bundle under berthd's Node flags and writes <bundle>.cache. */
+function writeCodeCache(startFile: string, bundle: string, nodeFlags: readonly string[]): void {
+  // The script comes on stdin, not through -e: in eval mode berthd's parseArgs would read argv[1] as a flag.
+  const run = spawnSync(process.execPath, [...nodeFlags, '-', startFile, bundle], {
+    input: 'require(process.argv[2]).writeCodeCache(process.argv[3]);',
+    stdio: ['pipe', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`writing the code cache of ${bundle} failed: ${run.stderr || run.error?.message}`);
+}
+
+/**
+ * Writes <outDir>/berthd.js (and its source map, for `node --enable-source-maps` when reading a stack
+ * trace), <outDir>/start.js, <outDir>/berthd.js.cache and <outDir>/descriptors/; returns start.js.
+ * `nodeFlags` are the ones berthd will run with (bin/berthd's): V8 accepts a code cache made under
+ * the same flags only.
+ */
+export async function bundleBerthd(outDir: string, nodeFlags: readonly string[]): Promise<string> {
+  mkdirSync(outDir, { recursive: true });
+  const bundle = join(outDir, BUNDLE_FILE);
+  const startFile = join(outDir, START_FILE);
+  await build({
+    ...COMMON,
+    entryPoints: [join(repoRoot(), 'cmd', 'berthd', 'main.ts')],
+    outfile: bundle,
+    external: EXTERNAL,
+    // Whitespace and syntax only: identifiers keep their names, so stack traces and `.name` stay readable.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    sourcemap: 'linked',
+  });
+  stampBuildId(bundle);
+  await build({ ...COMMON, entryPoints: [join(repoRoot(), 'cmd', 'berthd', 'bundle_start.ts')], outfile: startFile });
+  const descriptors = join(outDir, 'descriptors');
+  writeProtoDescriptor('cri', CRI_PROTO_FILES, descriptors);
+  writeProtoDescriptor('containerd', CONTAINERD_PROTO_FILES, descriptors);
+  writeCodeCache(startFile, bundle, nodeFlags);
+  return startFile;
+}
+
+// node dist/hack/bundle/bundle.js [OUT_DIR [NODE_FLAG...]]
+if (require.main === module) {
+  bundleBerthd(process.argv[2] ?? defaultBundleDir(), process.argv.slice(3)).then(
+    (file) => process.stdout.write(`wrote ${file}\n`),
+    (err: unknown) => {
+      process.stderr.write(`bundle: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

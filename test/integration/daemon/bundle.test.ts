@@ -1,0 +1,201 @@
+// berthd as bin/berthd runs it: the esbuild bundle (hack/bundle/bundle.ts) started by its loader
+// (dist/bundle/start.js) with the V8 code cache made for it. The bundle is built here into a temp
+// tree laid out like the repository (package.json, node_modules, build/ and api/ beside dist/), so the
+// test never writes the shared dist/. What the bundle leaves out and loads on first use must still
+// load: the WebSocket upgrade of the streaming server (ws), /metrics (prom-client); and everything
+// the daemon reads beside its modules (proto descriptors, package.json, the native addons).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bundleBerthd } from '../../../hack/bundle/bundle';
+import { cacheFileOf } from '../../../cmd/berthd/bundle_start';
+import { repoRoot } from '../../../internal/repo_root';
+import { deadline, importTestImages, podDriver, testBerthToml, type PodDriver } from '../../harness/berth_env';
+import { cgroupPids, leafCgroups, removeCgroupParent } from '../../harness/cgroups';
+import { createCniTestEnv, type CniTestEnv } from '../../harness/cni';
+import { criClient, type CriClient } from '../../harness/cri_client';
+import { testImages } from '../../harness/images';
+import { streamExec } from '../../harness/streaming_client';
+import { metricsAddress, scrape } from '../metrics/exposition';
+import { scrubHost } from '../recovery/host_state';
+
+jest.setTimeout(300_000);
+
+// The Makefile's BERTHD_NODE_FLAGS: the cache is made for them, and bin/berthd runs with them.
+const NODE_FLAGS = ['--max-semi-space-size=1'];
+const SLEEPER = ['sh', '-c', 'trap "exit 0" TERM; sleep 3600 & wait'];
+
+/** A repository-shaped temp tree whose dist/bundle is built from the sources under test. */
+async function buildTree(tree: string): Promise<{ bundleDir: string; launcher: string }> {
+  const repo = repoRoot();
+  copyFileSync(join(repo, 'package.json'), join(tree, 'package.json'));
+  for (const dir of ['node_modules', 'build', 'api']) symlinkSync(join(repo, dir), join(tree, dir));
+  const bundleDir = join(tree, 'dist', 'bundle');
+  await bundleBerthd(bundleDir, NODE_FLAGS);
+  // What `make build` writes as bin/berthd.
+  mkdirSync(join(tree, 'bin'));
+  const launcher = join(tree, 'bin', 'berthd');
+  writeFileSync(launcher, `#!/usr/bin/env -S node ${NODE_FLAGS.join(' ')}\nrequire("../dist/bundle/start.js").startBerthd();\n`, { mode: 0o755 });
+  return { bundleDir, launcher };
+}
+
+interface Daemon {
+  child: ChildProcess;
+  stderr: () => string;
+  exited: Promise<void>;
+}
+
+describe('the berthd bundle', () => {
+  let tree: string;
+  let bundleDir: string;
+  let launcher: string;
+  let cni: CniTestEnv;
+  let dir: string;
+  let socket: string;
+  let configPath: string;
+  let cgroupParent: string;
+  let daemon: Daemon | undefined;
+  let client: CriClient | undefined;
+  let pods: PodDriver;
+
+  async function startDaemon(): Promise<void> {
+    const child = spawn(process.execPath, [...NODE_FLAGS, launcher, '--config', configPath, '--root', join(dir, 'root'), '--state', join(dir, 'state'), '--address', socket, '--log-level', 'info'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    daemon = { child, stderr: () => err, exited };
+    const giveUp = Date.now() + 60_000;
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`berthd exited before serving:\n${err}`);
+      if (existsSync(socket)) {
+        const c = criClient(socket);
+        try {
+          await c.runtime.Version({}, { deadline: Date.now() + 2000 });
+          client = c;
+          return;
+        } catch {
+          c.close();
+        }
+      }
+      if (Date.now() > giveUp) throw new Error(`berthd did not serve on ${socket}:\n${err}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  async function stopDaemon(signal: NodeJS.Signals): Promise<void> {
+    client?.close();
+    client = undefined;
+    if (daemon && daemon.child.exitCode === null && daemon.child.signalCode === null) daemon.child.kill(signal);
+    await daemon?.exited;
+    daemon = undefined;
+  }
+
+  beforeAll(async () => {
+    await testImages();
+    tree = mkdtempSync(join(tmpdir(), 'berth-bundle-tree-'));
+    ({ bundleDir, launcher } = await buildTree(tree));
+    cni = createCniTestEnv();
+    dir = mkdtempSync(join(tmpdir(), 'berth-bundle-'));
+    socket = join(dir, 'berth.sock');
+    configPath = join(dir, 'berth.toml');
+    cgroupParent = `/berth-bundle-${randomBytes(4).toString('hex')}`;
+    writeFileSync(configPath, testBerthToml(cni, { extraToml: '[metrics]\naddress = "127.0.0.1:0"\n' }));
+    pods = podDriver({ client: () => client!, cgroupParent, logDirectory: (name) => join(dir, 'logs', name) });
+    await startDaemon();
+    await importTestImages(client!);
+  });
+
+  afterAll(async () => {
+    try {
+      if (client) {
+        for (const pod of (await client.runtime.ListPodSandbox({})).items) {
+          await client.runtime.RemovePodSandbox({ pod_sandbox_id: pod.id }, deadline()).catch(() => undefined);
+        }
+      }
+      await stopDaemon('SIGTERM');
+    } finally {
+      // Only does something when a test failed half way: nothing may outlive the test.
+      if (dir) scrubHost({ dir, socket, cgroupParent });
+      const giveUp = Date.now() + 10_000;
+      while (cgroupParent && leafCgroups(cgroupParent).some((l) => cgroupPids(l).length > 0) && Date.now() < giveUp) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      cni?.cleanup();
+      if (cgroupParent) removeCgroupParent(cgroupParent, '/berth-bundle-');
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      if (tree) rmSync(tree, { recursive: true, force: true });
+    }
+  });
+
+  it('writes a code cache that V8 takes for the bundle under berthd flags', () => {
+    const check = spawnSync(process.execPath, [...NODE_FLAGS, '-'], {
+      input: `const { Script } = require('node:vm'); const Module = require('node:module'); const fs = require('node:fs');
+        const source = fs.readFileSync(${JSON.stringify(join(bundleDir, 'berthd.js'))}, 'latin1');
+        const cache = fs.readFileSync(${JSON.stringify(cacheFileOf(join(bundleDir, 'berthd.js')))});
+        const script = new Script(Module.wrap(source), { filename: 'berthd.js', cachedData: cache.subarray(cache.indexOf(10) + 1) });
+        process.stdout.write(script.cachedDataRejected ? 'rejected' : 'accepted');`,
+      encoding: 'utf8',
+    });
+    expect(check.stderr).toBe('');
+    expect(check.stdout).toBe('accepted');
+  });
+
+  it('serves Version and the CRI from the bundle', async () => {
+    const v = await client!.runtime.Version({});
+    expect(v).toMatchObject({ runtime_name: 'berth', runtime_api_version: 'v1' });
+    expect(v.runtime_version).toBe(JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')).version);
+    const images = await client!.image.ListImages({});
+    expect(images.images.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('serves /metrics through prom-client, loaded from node_modules on first use', async () => {
+    const exposition = await scrape(metricsAddress(daemon!.stderr()));
+    expect(exposition.types.get('grpc_server_handled_total')).toBe('counter');
+  });
+
+  it('runs a pod and execs into it over SPDY and over WebSocket (ws, loaded on first use)', async () => {
+    const { podId, config } = await pods.runPod('bundle');
+    const id = await pods.create(podId, config, 'sleeper', SLEEPER);
+    await client!.runtime.StartContainer({ container_id: id }, deadline());
+    for (const transport of ['spdy', 'websocket'] as const) {
+      const { url } = await client!.runtime.Exec({ container_id: id, cmd: ['echo', transport], stdout: true, stderr: true });
+      const res = await streamExec(url, { transport });
+      expect({ stdout: res.stdout, status: res.status?.status }).toEqual({ stdout: `${transport}\n`, status: 'Success' });
+    }
+  });
+
+  it('recovers its running container after SIGKILL, from the bundle again', async () => {
+    const [container] = (await client!.runtime.ListContainers({})).containers;
+    expect(container?.state).toBe('CONTAINER_RUNNING');
+    await stopDaemon('SIGKILL');
+    await startDaemon();
+    const after = await client!.runtime.ContainerStatus({ container_id: container!.id });
+    expect(after.status?.state).toBe('CONTAINER_RUNNING');
+    const res = await client!.runtime.ExecSync({ container_id: container!.id, cmd: ['echo', 'still here'], timeout: '10' }, deadline());
+    expect({ exit: res.exit_code, out: Buffer.from(res.stdout).toString() }).toEqual({ exit: 0, out: 'still here\n' });
+  });
+
+  it('still starts when its code cache is damaged or was made for another build', async () => {
+    const cacheFile = cacheFileOf(join(bundleDir, 'berthd.js'));
+    const cache = readFileSync(cacheFile);
+    const header = cache.subarray(0, cache.indexOf(10) + 1);
+    const data = cache.subarray(header.length);
+    try {
+      for (const damaged of [
+        Buffer.concat([header, Buffer.alloc(data.length, 0x5a)]), // this build's id, garbage V8 refuses
+        Buffer.concat([Buffer.from(`${'0'.repeat(64)}\n`), data]), // another build's id: never used
+      ]) {
+        writeFileSync(cacheFile, damaged);
+        await stopDaemon('SIGTERM');
+        await startDaemon();
+        expect((await client!.runtime.Version({})).runtime_name).toBe('berth');
+      }
+    } finally {
+      writeFileSync(cacheFile, cache);
+    }
+  });
+});
