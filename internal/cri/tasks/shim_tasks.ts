@@ -80,7 +80,12 @@ class ShimTask implements CriTask {
     try {
       const exited = shimExec.wait();
       exited.catch(() => undefined);
-      await shimExec.start();
+      await shimExec.start().catch(async (err: unknown) => {
+        // Whatever made Start fail, the process may run (or be about to): the shim handles a Kill
+        // after the Start it queues behind, so the process never outlives our interest in it.
+        await shimExec.kill(SIGKILL).catch(() => undefined);
+        throw err;
+      });
       opts.onStarted?.();
       if (opts.timeoutMs === undefined || opts.timeoutMs <= 0) return toExit(await exited);
       let timer: NodeJS.Timeout | undefined;

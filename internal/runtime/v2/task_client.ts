@@ -73,8 +73,14 @@ export class TaskClient {
   create(r: CreateTaskRequest): Promise<CreateTaskResponse__Output> {
     return calls.Create(this.ttrpc, r, { timeoutMs: SLOW_MS });
   }
+  /**
+   * An exec's Start gets no deadline (as containerd's CRI sends none): the shim runs `runc exec`
+   * under the request's context, so a deadline that passes mid-start kills runc after the process
+   * may have started, leaving it running with a PID the shim never learnt and nobody can kill. A
+   * shim under an exit storm takes minutes to answer (its reaper delivers one exit a second).
+   */
   start(r: StartRequest): Promise<StartResponse__Output> {
-    return calls.Start(this.ttrpc, r, { timeoutMs: SLOW_MS });
+    return calls.Start(this.ttrpc, r, r.exec_id ? {} : { timeoutMs: SLOW_MS });
   }
   delete(r: DeleteRequest): Promise<DeleteResponse__Output> {
     return calls.Delete(this.ttrpc, r, { timeoutMs: SLOW_MS });

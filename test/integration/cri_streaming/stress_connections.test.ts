@@ -3,17 +3,17 @@
 // through a frame, while the command runs, after its first output), by FIN or by RST
 // (resetAndDestroy). Afterwards berthd is alive and serves, the container still runs, no exec
 // process is left behind, and berthd holds no more file descriptors than before.
-import { readdirSync } from 'node:fs';
-import { connect } from 'node:net';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { startContainerSuite, type ContainerSuite } from '../cri_containers/env';
 import { closeSuiteCleanly } from './clean_host';
 import { expectServing, settledProcessCount, watchExit } from './daemon_health';
 import { RawSpdy, RawWebSocket, dataFrame } from './raw_clients';
 
-jest.setTimeout(600_000);
+jest.setTimeout(900_000);
 
 const SLEEPER = ['sh', '-c', 'trap "exit 0" TERM; sleep 3600 & wait'];
-const CONNECTIONS = 600;
+const CONNECTIONS = 400;
 const CONCURRENCY = 12;
 const EXEC_CMD = ['sh', '-c', 'echo started; exec sleep 3605'];
 const SYN_REPLY = 2;
@@ -33,10 +33,24 @@ function prng(seed: number): () => number {
 const DROP_POINTS = ['mid-upgrade', 'after-upgrade', 'mid-frame', 'mid-streams', 'mid-request', 'mid-response'] as const;
 type DropPoint = (typeof DROP_POINTS)[number];
 
-/** Bounds one client's run (a guard against a hung daemon, not a timing assertion). */
-function withGuard<T>(run: Promise<T>, what: string): Promise<T> {
+/** The connection a client holds, so a guard can drop it. */
+interface Held {
+  socket?: Socket;
+}
+
+/**
+ * Bounds one client's run (a guard against a hung daemon, not a timing assertion). A client that
+ * gives up drops its connection, as kubectl does on a timeout: berthd must clean up after it too.
+ */
+function withGuard<T>(run: Promise<T>, held: Held, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const guard = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no progress in 60s`)), 60_000)));
+  const guard = new Promise<never>(
+    (_, reject) =>
+      (timer = setTimeout(() => {
+        held.socket?.destroy();
+        reject(new Error(`${what}: no progress in 60s`));
+      }, 60_000)),
+  );
   return Promise.race([run, guard]).finally(() => clearTimeout(timer));
 }
 
@@ -65,9 +79,10 @@ describe('many short-lived streaming connections dropped at random points', () =
   /** Drops the connection: RST (resetAndDestroy) or an orderly FIN then close. */
   const drop = (socket: import('node:net').Socket, rst: boolean) => (rst ? socket.resetAndDestroy() : socket.destroy());
 
-  async function spdyClient(url: string, point: DropPoint, rst: boolean, random: () => number): Promise<void> {
+  async function spdyClient(url: string, point: DropPoint, rst: boolean, random: () => number, held: Held): Promise<void> {
     if (point === 'mid-upgrade') return midUpgrade(url, 'POST', 'Upgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: v4.channel.k8s.io', rst, random);
     const conn = await RawSpdy.open(url, 'v4.channel.k8s.io');
+    held.socket = conn.socket;
     try {
       if (point === 'after-upgrade') return;
       const open = async (streamId: number, type: string) => {
@@ -92,11 +107,12 @@ describe('many short-lived streaming connections dropped at random points', () =
     }
   }
 
-  async function webSocketClient(url: string, point: DropPoint, rst: boolean, random: () => number): Promise<void> {
+  async function webSocketClient(url: string, point: DropPoint, rst: boolean, random: () => number, held: Held): Promise<void> {
     if (point === 'mid-upgrade') {
       return midUpgrade(url, 'GET', 'Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: v5.channel.k8s.io', rst, random);
     }
     const ws = await RawWebSocket.open(url, 'v5.channel.k8s.io');
+    held.socket = ws.socket;
     try {
       if (point === 'after-upgrade') return;
       if (point === 'mid-frame') {
@@ -145,8 +161,9 @@ describe('many short-lived streaming connections dropped at random points', () =
         if (dying >= 0) throw new Error(`seed ${seed}: berthd is exiting after #${n}:\n${s.daemon.stderr().slice(Math.max(0, dying - 4000), dying)}`);
         try {
           const url = await execUrl();
-          const client = transport === 'spdy' ? spdyClient(url, point, rst, random) : webSocketClient(url, point, rst, random);
-          await withGuard(client, `#${n} ${transport} ${point}`);
+          const held: Held = {};
+          const client = transport === 'spdy' ? spdyClient(url, point, rst, random, held) : webSocketClient(url, point, rst, random, held);
+          await withGuard(client, held, `#${n} ${transport} ${point}`);
         } catch (err) {
           // The server may close first at some points (e.g. a refused half-frame); only berthd's state matters.
           failures.push(`#${n} ${transport} ${point}: ${(err as Error).message}`);
@@ -154,6 +171,9 @@ describe('many short-lived streaming connections dropped at random points', () =
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    // BERTH_STRESS_LOG=<prefix> keeps berthd's log of the run (its exec lifecycle at debug level).
+    if (process.env.BERTH_STRESS_LOG) writeFileSync(`${process.env.BERTH_STRESS_LOG}-${seed}.log`, s.daemon.stderr());
+    if (failures.length > 0) console.log(`${failures.length} clients failed before dropping:\n${failures.slice(0, 20).join('\n')}`);
 
     // Alive and serving, over both transports, and the container it exec'd into still runs.
     await expectServing(s, id, 'spdy');
