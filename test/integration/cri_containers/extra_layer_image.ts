@@ -1,5 +1,6 @@
 // A test image made on the fly: the busybox test image's layer plus one layer of `entries` (e.g. an
-// /etc/group of its own), written as an OCI archive under `dir` and imported through Admin/ImportImage.
+// /etc/group of its own), optionally declaring VOLUMEs, written as an OCI archive under `dir` and
+// imported through Admin/ImportImage.
 import { join } from 'node:path';
 import { MEDIA_TYPES, sha256Digest, type BuiltImage, type BuiltLayer } from '../../../hack/images/image';
 import { DEFAULT_PATH_ENV } from '../../../hack/images/names';
@@ -14,14 +15,14 @@ function layerOf(tar: Buffer): BuiltLayer {
   return { tar, diffId: digest, blob: tar, descriptor: { mediaType: MEDIA_TYPES.layerTar, digest, size: tar.length } };
 }
 
-export async function importBusyboxWith(client: CriClient, dir: string, name: string, entries: TarEntry[]): Promise<void> {
+export async function importBusyboxWith(client: CriClient, dir: string, name: string, entries: TarEntry[], volumes: string[] = []): Promise<void> {
   const busybox = await readOciArchive((await testImages()).busyboxOci);
   const layers = [layerOf(busybox.layerTars[0]!), layerOf(await buildTar(entries))];
   const config = Buffer.from(
     JSON.stringify({
       architecture: 'amd64',
       os: 'linux',
-      config: { Env: [DEFAULT_PATH_ENV], Cmd: ['sh'] },
+      config: { Env: [DEFAULT_PATH_ENV], Cmd: ['sh'], ...(volumes.length > 0 ? { Volumes: Object.fromEntries(volumes.map((v) => [v, {}])) } : {}) },
       rootfs: { type: 'layers', diff_ids: layers.map((l) => l.diffId) },
     }),
   );

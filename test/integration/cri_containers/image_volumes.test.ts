@@ -5,15 +5,11 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { MEDIA_TYPES, sha256Digest, type BuiltImage, type BuiltLayer } from '../../../hack/images/image';
-import { DEFAULT_PATH_ENV } from '../../../hack/images/names';
-import { writeOciArchive } from '../../../hack/images/oci-archive';
-import { readOciArchive } from '../../../hack/images/read-archive';
 import { lgetxattr } from '../../../internal/sys/fs';
 import { callError } from '../../harness/cri_client';
-import { testImages } from '../../harness/images';
-import { buildTar, type TarEntry } from '../archive/tarball';
+import type { TarEntry } from '../archive/tarball';
 import { createBerthEnv, SLEEPER, type BerthEnv } from '../recovery/berth_env';
+import { importBusyboxWith } from './extra_layer_image';
 
 jest.setTimeout(180_000);
 
@@ -21,33 +17,8 @@ const APP_IMAGE = 'berth.test/volumes/app:1';
 const FILE_VOLUME_IMAGE = 'berth.test/volumes/file:1';
 const UID = 1000;
 
-function layerOf(tar: Buffer): BuiltLayer {
-  const digest = sha256Digest(tar);
-  return { tar, diffId: digest, blob: tar, descriptor: { mediaType: MEDIA_TYPES.layerTar, digest, size: tar.length } };
-}
-
 /** Writes and imports an image: the busybox layer, then `entries`, with `volumes` declared. */
-async function importImage(env: BerthEnv, name: string, entries: TarEntry[], volumes: string[]): Promise<void> {
-  const busybox = await readOciArchive((await testImages()).busyboxOci);
-  const layers = [layerOf(busybox.layerTars[0]!), layerOf(await buildTar(entries))];
-  const config = Buffer.from(
-    JSON.stringify({
-      architecture: 'amd64',
-      os: 'linux',
-      config: { Env: [DEFAULT_PATH_ENV], Cmd: ['sh'], Volumes: Object.fromEntries(volumes.map((v) => [v, {}])) },
-      rootfs: { type: 'layers', diff_ids: layers.map((l) => l.diffId) },
-    }),
-  );
-  const configDescriptor = { mediaType: MEDIA_TYPES.config, digest: sha256Digest(config), size: config.length };
-  const manifest = Buffer.from(
-    JSON.stringify({ schemaVersion: 2, mediaType: MEDIA_TYPES.manifest, config: configDescriptor, layers: layers.map((l) => l.descriptor) }),
-  );
-  const manifestDescriptor = { mediaType: MEDIA_TYPES.manifest, digest: sha256Digest(manifest), size: manifest.length };
-  const image: BuiltImage = { name, layers, config, configDescriptor, manifest, manifestDescriptor };
-  const archive = join(env.dir, `${name.replace(/[/:]/g, '_')}.tar`);
-  await writeOciArchive(archive, image);
-  await env.client.admin.ImportImage({ path: archive, name: '' });
-}
+const importImage = (env: BerthEnv, name: string, entries: TarEntry[], volumes: string[]) => importBusyboxWith(env.client, env.dir, name, entries, volumes);
 
 /** A directory outside every rootfs, with a file no volume may ever receive. */
 function makeVictim(env: BerthEnv): string {

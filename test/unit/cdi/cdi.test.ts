@@ -10,6 +10,7 @@ import { requestedCdiDevices } from '../../../internal/cri/opts/cdi_devices';
 import { kindOf } from '../../../internal/errdefs/errors';
 import { defaultUnixSpec, type LinuxDevice, type Spec } from '../../../internal/oci/spec';
 import { containerConfig, containerInput, RUNTIME } from '../opts/fixtures';
+import { thrownBy } from '../../harness/thrown';
 
 const NULL: LinuxDevice = { path: '/dev/null', type: 'c', major: 1, minor: 3, fileMode: 0o666, uid: 0, gid: 0 };
 const hostDevices: Record<string, LinuxDevice> = { '/dev/null': NULL, '/dev/fifo0': { path: '/dev/fifo0', type: 'p', major: 0, minor: 0, fileMode: 0o600 } };
@@ -20,14 +21,7 @@ const statDevice = (p: string): LinuxDevice | undefined => {
   return d;
 };
 
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected an error');
-}
+const thrown = (fn: () => unknown) => thrownBy(fn) as Error;
 
 const freshSpec = (): Spec => defaultUnixSpec('c1', 'k8s.io');
 

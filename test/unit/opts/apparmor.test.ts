@@ -8,19 +8,13 @@ import { buildContainerSpec } from '../../../internal/cri/opts/container_spec';
 import { kindOf } from '../../../internal/errdefs/errors';
 import type { Spec } from '../../../internal/oci/spec';
 import { containerConfig, containerInput, pinnedHost, podConfig } from './fixtures';
+import { thrownBy } from '../../harness/thrown';
 
 const RD: SecurityProfile__Output = { profile_type: 'RuntimeDefault', localhost_ref: '' };
 const UNCONFINED: SecurityProfile__Output = { profile_type: 'Unconfined', localhost_ref: '' };
 const localhost = (ref: string): SecurityProfile__Output => ({ profile_type: 'Localhost', localhost_ref: ref });
 
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected an error');
-}
+const thrown = (fn: () => unknown) => thrownBy(fn) as Error;
 
 /** A fake root with /sys files as a host with (or without) AppArmor shows them. */
 function fakeRoot(files: Record<string, string>): string {

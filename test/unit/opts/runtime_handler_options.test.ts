@@ -7,15 +7,9 @@ import { buildSandboxSpec } from '../../../internal/cri/opts/sandbox_spec';
 import { loadBaseRuntimeSpecs, resolveRuntimeHandler, specRuntimeOptions } from '../../../internal/cri/runtime_handler';
 import { kindOf } from '../../../internal/errdefs/errors';
 import { containerConfig, containerInput, podConfig, sandboxInput } from './fixtures';
+import { thrownBy } from '../../harness/thrown';
 
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected an error');
-}
+const thrown = (fn: () => unknown) => thrownBy(fn) as Error;
 
 let dir: string;
 beforeEach(() => {
