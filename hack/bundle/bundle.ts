@@ -10,7 +10,7 @@ import { build, type BuildOptions } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { BUILD_ID_MARKER, BUNDLE_FILE } from '../../cmd/berthd/bundle_start';
 import { CONTAINERD_PROTO_FILES } from '../../internal/api/containerd';
 import { CRI_PROTO_FILES } from '../../internal/api/cri';
@@ -61,7 +61,9 @@ function writeCodeCache(startFile: string, bundle: string, nodeFlags: readonly s
  * `nodeFlags` are the ones berthd will run with (bin/berthd's): V8 accepts a code cache made under
  * the same flags only.
  */
-export async function bundleBerthd(outDir: string, nodeFlags: readonly string[]): Promise<string> {
+export async function bundleBerthd(outDirArg: string, nodeFlags: readonly string[]): Promise<string> {
+  // Absolute: start.js is require()d by path when the code cache is written.
+  const outDir = resolve(outDirArg);
   mkdirSync(outDir, { recursive: true });
   const bundle = join(outDir, BUNDLE_FILE);
   const startFile = join(outDir, START_FILE);
