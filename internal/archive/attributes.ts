@@ -1,8 +1,10 @@
 // Owner, mode, extended attributes and times of an applied entry, in the order that keeps each:
 // chown clears setuid/setgid bits and security.capability, so chmod and xattrs come after it.
 // Every call names the entry as (open directory, name), or ("" for) an fd of the entry itself,
-// and none follows a symlink.
+// and none follows a symlink. For an entry just created, what it already has (created_attrs.ts) is
+// not set again: with no setuid/setgid bits to lose, a chown to the same owner changes nothing.
 import { fchmodAt, fchownAt, setxattrAt, timespecOf, utimensAt, type Timespec } from '../sys/fsat';
+import type { Existing } from './created_attrs';
 import type { TarHeader } from './tar_header';
 
 export interface EntryTimes {
@@ -15,10 +17,15 @@ export function entryTimes(header: TarHeader): EntryTimes {
   return { atime: timespecOf(header.atime ?? header.mtime), mtime: timespecOf(header.mtime) };
 }
 
-/** `name` in dirFd, or dirFd itself for "". A symlink gets no chmod: Linux has no mode for it. */
-export function applyOwnerModeXattrs(dirFd: number, name: string, header: TarHeader, isSymlink: boolean): void {
-  fchownAt(dirFd, name, header.uid, header.gid);
-  if (!isSymlink) fchmodAt(dirFd, name, header.mode & 0o7777);
+/**
+ * `name` in dirFd, or dirFd itself for "". A symlink gets no chmod: Linux has no mode for it.
+ * `existing`: the owner and mode a just-created entry has (never setuid/setgid: those bits are
+ * only set by the chmod here, after the chown that would clear them).
+ */
+export function applyOwnerModeXattrs(dirFd: number, name: string, header: TarHeader, isSymlink: boolean, existing?: Existing): void {
+  if (existing === undefined || existing.uid !== header.uid || existing.gid !== header.gid) fchownAt(dirFd, name, header.uid, header.gid);
+  const mode = header.mode & 0o7777;
+  if (!isSymlink && existing?.mode !== mode) fchmodAt(dirFd, name, mode);
   for (const [key, value] of header.xattrs) setxattrAt(dirFd, name, key, value);
 }
 

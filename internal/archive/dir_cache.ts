@@ -4,11 +4,14 @@
 // only closed at the next release(), between entries, so one that an entry is still using stays
 // valid until that entry is done.
 import { closeSync } from 'node:fs';
+import type { NewEntryDefaults } from './created_attrs';
 
 export interface OpenDir {
   fd: number;
   /** Its real path: components under the root, none of them a symlink. */
   real: string[];
+  /** What entries created in it get (created_attrs.ts), once learnt. */
+  defaults?: NewEntryDefaults;
 }
 
 export const DIR_CACHE_SIZE = 32;

@@ -26,6 +26,7 @@ import {
   symlinkAt,
 } from '../sys/fsat';
 import { applyOwnerModeXattrs, applyTimes, entryTimes } from './attributes';
+import { CreatedAttrs, type Existing } from './created_attrs';
 import { DirCache, type OpenDir } from './dir_cache';
 import { cleanEntryName, DirResolver } from './paths';
 import { MAX_REMEMBERED_PATHS, PathTree, type PathNode } from './path_tree';
@@ -47,6 +48,11 @@ export const OVERLAY_OPAQUE_XATTR = 'trusted.overlay.opaque';
 
 const NOT_A_DIRECTORY = new Set(['ELOOP', 'ENOTDIR']);
 const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
+/**
+ * A file up to this size whose data arrives in several slices (it straddles the decompressor's
+ * output chunks) is gathered and written with one write(2).
+ */
+export const GATHER_MAX_BYTES = 64 * 1024;
 
 /**
  * Entry errors that are not already ours become ResourceExhausted (a full disk) or Internal,
@@ -63,24 +69,34 @@ function entryError(name: string, err: unknown): BerthError {
 
 /** A regular file being written: open until its last byte, then owner, mode, xattrs and times. */
 class FileBody implements EntryBody {
+  private gathered: Buffer | undefined;
+  private filled = 0;
+
   constructor(
     private readonly fd: number,
     private readonly header: TarHeader,
+    /** Its owner and mode as created. */
+    private readonly existing: Existing,
     private readonly onClosed: () => void,
   ) {}
 
   write(chunk: Buffer): void {
-    try {
-      let off = 0;
-      while (off < chunk.length) off += writeSync(this.fd, chunk, off, chunk.length - off);
-    } catch (err) {
-      throw entryError(this.header.name, err);
+    // The first slice is short of the whole file only when the file straddles input chunks.
+    if (this.gathered === undefined && this.filled === 0 && chunk.length < this.header.size && this.header.size <= GATHER_MAX_BYTES) {
+      this.gathered = Buffer.allocUnsafe(this.header.size);
     }
+    if (this.gathered !== undefined) {
+      this.filled += chunk.copy(this.gathered, this.filled);
+      return;
+    }
+    this.filled += chunk.length;
+    this.writeAll(chunk);
   }
 
   end(): void {
     try {
-      applyOwnerModeXattrs(this.fd, '', this.header, false);
+      if (this.gathered !== undefined) this.writeAll(this.gathered.subarray(0, this.filled));
+      applyOwnerModeXattrs(this.fd, '', this.header, false, this.existing);
       applyTimes(this.fd, '', entryTimes(this.header));
     } catch (err) {
       throw entryError(this.header.name, err);
@@ -92,6 +108,15 @@ class FileBody implements EntryBody {
   close(): void {
     closeSync(this.fd);
     this.onClosed();
+  }
+
+  private writeAll(data: Buffer): void {
+    try {
+      let off = 0;
+      while (off < data.length) off += writeSync(this.fd, data, off, data.length - off);
+    } catch (err) {
+      throw entryError(this.header.name, err);
+    }
   }
 }
 
@@ -107,6 +132,7 @@ export class EntryWriter implements TarSink {
   private readonly dirs: DirResolver;
   private readonly paths: PathTree;
   private readonly whiteouts: WhiteoutMode;
+  private readonly created = new CreatedAttrs();
   private open: FileBody | undefined;
   private rootDescribed = false;
 
@@ -162,8 +188,18 @@ export class EntryWriter implements TarSink {
     switch (header.type) {
       case 'file':
       case 'contiguous-file': {
-        const fd = this.replacing(dir, base, () => createFileAt(dir.fd, base, 0o600));
-        const body = new FileBody(fd, header, () => (this.open = undefined));
+        // Created with its permission bits (the setuid/setgid/sticky ones come with the chmod
+        // after the chown), so that the chmod is most often not needed at all.
+        const mode = header.mode & 0o777;
+        const fd = this.replacing(dir, base, () => createFileAt(dir.fd, base, mode));
+        let existing: Existing;
+        try {
+          existing = this.created.ofNewFile(dir, fd, mode);
+        } catch (err) {
+          closeSync(fd);
+          throw err;
+        }
+        const body = new FileBody(fd, header, existing, () => (this.open = undefined));
         this.open = body; // closed by close() should anything below fail
         this.markWritten(real, header.name);
         return body;
@@ -196,7 +232,8 @@ export class EntryWriter implements TarSink {
         this.replacing(dir, base, () => mknodAt(dir.fd, base, S_IFIFO | (header.mode & 0o7777)));
         break;
     }
-    applyOwnerModeXattrs(dir.fd, base, header, header.type === 'symlink');
+    const isSymlink = header.type === 'symlink';
+    applyOwnerModeXattrs(dir.fd, base, header, isSymlink, isSymlink ? this.created.ofNewEntry(dir) : undefined);
     applyTimes(dir.fd, base, entryTimes(header));
     this.markWritten(real, header.name);
     return undefined;
@@ -220,7 +257,8 @@ export class EntryWriter implements TarSink {
 
   /**
    * A directory entry keeps an existing directory (and its content) and replaces anything else.
-   * Returns the directory, open.
+   * Returns the directory, open. A kept one is about to get the entry's owner, mode and xattrs:
+   * what the files created in it so far showed (under this or any other name) no longer holds.
    */
   private mkdirKeeping(dir: OpenDir, name: string): number {
     try {
@@ -228,7 +266,9 @@ export class EntryWriter implements TarSink {
     } catch (err) {
       if (errnoCode(err) !== 'EEXIST') throw err;
       try {
-        return openDirAt(dir.fd, name);
+        const kept = openDirAt(dir.fd, name);
+        this.created.invalidate();
+        return kept;
       } catch (openErr) {
         if (!NOT_A_DIRECTORY.has(errnoCode(openErr) ?? '')) throw openErr;
       }
@@ -272,6 +312,7 @@ export class EntryWriter implements TarSink {
     if (header.type !== 'directory') {
       throw invalidArgument(`layer entry "${header.name}": names the root but is a ${header.type}, not a directory`);
     }
+    this.created.invalidate();
     applyOwnerModeXattrs(this.root.fd, '', header, false);
     this.paths.root.times = entryTimes(header);
     this.rootDescribed = true;

@@ -1,8 +1,9 @@
 // Benchmark (not a test): unpacks a synthetic 3-layer image with the overlay snapshotter, layers
-// extracted concurrently (berth) against one at a time on the mounted parent (containerd's way).
+// extracted concurrently (berth) against one at a time on the mounted parent (containerd's way),
+// and the floor: GNU `tar -xzf` of the same layers into a directory on the same filesystem.
 //   node dist/test/bench/unpack.js [files-per-layer=3000] [rounds=3]
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,8 +12,13 @@ import * as tar from 'tar-stream';
 import { MetadataDB } from '../../internal/metadata/db';
 import { applyLayers, type Layer } from '../../internal/rootfs';
 import { OverlaySnapshotter } from '../../internal/snapshots';
+import { timeTarExtract } from './tar_floor';
 
-async function syntheticLayer(index: number, files: number): Promise<Layer> {
+interface SyntheticLayer extends Layer {
+  blob: Buffer;
+}
+
+async function syntheticLayer(index: number, files: number): Promise<SyntheticLayer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   const done = (async () => {
@@ -37,6 +43,7 @@ async function syntheticLayer(index: number, files: number): Promise<Layer> {
   const blob = gzipSync(raw, { level: 1 });
   const digest = (b: Buffer) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
   return {
+    blob,
     diffID: digest(raw),
     descriptor: { mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: digest(blob), size: blob.length },
     open: async () => Readable.from([blob], { objectMode: false }),
@@ -62,10 +69,22 @@ async function main(): Promise<void> {
   const rounds = Number(process.argv[3] ?? 3);
   const layers = await Promise.all([0, 1, 2].map((i) => syntheticLayer(i, files)));
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-  const results: Record<string, number[]> = { concurrent: [], sequential: [] };
-  for (let r = 0; r < rounds; r++) {
-    results.sequential?.push(await timeUnpack(layers, true));
-    results.concurrent?.push(await timeUnpack(layers, false));
+  // The blobs as files in the temp dir the unpacks use, for tar.
+  const blobDir = mkdtempSync(join(tmpdir(), 'berth-bench-blobs-'));
+  const blobs = layers.map((l, i) => {
+    const path = join(blobDir, `layer${i}.tar.gz`);
+    writeFileSync(path, l.blob);
+    return path;
+  });
+  const results: Record<string, number[]> = { concurrent: [], sequential: [], 'tar -xzf': [] };
+  try {
+    for (let r = 0; r < rounds; r++) {
+      results.sequential?.push(await timeUnpack(layers, true));
+      results.concurrent?.push(await timeUnpack(layers, false));
+      results['tar -xzf']?.push(await timeTarExtract(blobs, tmpdir()));
+    }
+  } finally {
+    rmSync(blobDir, { recursive: true, force: true });
   }
   const mb = layers.reduce((n, l) => n + l.descriptor.size, 0) / 1e6;
   console.log(`unpack: 3 layers x ${files} files (${mb.toFixed(1)} MB gzip), median of ${rounds}`);
