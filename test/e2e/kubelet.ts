@@ -25,7 +25,7 @@ export interface KubeletOptions {
 
 export const NODE_NAME = 'berth-e2e-node';
 
-function kubeletConfig(opts: KubeletOptions, manifestDir: string): Record<string, unknown> {
+function kubeletConfig(opts: KubeletOptions, manifestDir: string, overrides: Record<string, unknown>): Record<string, unknown> {
   return {
     kind: 'KubeletConfiguration',
     apiVersion: 'kubelet.config.k8s.io/v1beta1',
@@ -54,6 +54,7 @@ function kubeletConfig(opts: KubeletOptions, manifestDir: string): Record<string
     featureGates: { DevicePlugins: false },
     serializeImagePulls: false,
     ...opts.extraConfig,
+    ...overrides,
   };
 }
 
@@ -63,6 +64,8 @@ export class Kubelet {
   readonly rootDir: string;
   readonly logPath: string;
   private ref: ProcessRef | undefined;
+  /** KubeletConfiguration fields of this launch on top of the options' (see restartWith). */
+  private overrides: Record<string, unknown> = {};
 
   private constructor(private readonly opts: KubeletOptions) {
     this.manifestDir = join(opts.dir, 'manifests');
@@ -90,7 +93,7 @@ export class Kubelet {
   async launch(): Promise<void> {
     const { opts } = this;
     const configPath = join(opts.dir, 'kubelet-config.json');
-    writeFileSync(configPath, JSON.stringify(kubeletConfig(opts, this.manifestDir), null, 2));
+    writeFileSync(configPath, JSON.stringify(kubeletConfig(opts, this.manifestDir, this.overrides), null, 2));
     const endpoint = `unix://${opts.runtimeSocket}`;
     const args = [
       `--config=${configPath}`,
@@ -105,6 +108,10 @@ export class Kubelet {
       `--hostname-override=${NODE_NAME}`,
       '--node-ip=127.0.0.1',
       '--enforce-node-allocatable=',
+      // Dead-container GC (check i1) as 1.20's defaults have it, spelled out: a finished container
+      // may go at once, and one dead instance per container is kept (deprecated flags, no config field).
+      '--minimum-container-ttl-duration=0s',
+      '--maximum-dead-containers-per-container=1',
       '--v=2',
     ];
     const logFd = openSync(this.logPath, 'a');
@@ -126,6 +133,16 @@ export class Kubelet {
       if (Date.now() > giveUp) throw new Error(`kubelet API not answering after 60 s:\n${this.logTail()}`);
       await new Promise((r) => setTimeout(r, 200));
     }
+  }
+
+  /**
+   * Stops the kubelet and starts it again on the same dirs with `overrides` (e.g. image GC
+   * thresholds) on top of the options' config; `{}` goes back to the options' config.
+   */
+  async restartWith(overrides: Record<string, unknown>): Promise<void> {
+    await this.stop('SIGTERM');
+    this.overrides = overrides;
+    await this.launch();
   }
 
   /** kill -9 or SIGTERM; the pods stay (kubelet does not stop them when it exits). */

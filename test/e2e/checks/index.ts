@@ -8,6 +8,7 @@ import { containerLogs, execAndRun, portForwardCheck, statsSummary } from './e_k
 import { deletionCleansUp, graceExpires, graceHonoured } from './f_termination';
 import { logRotation } from './g_log_rotation';
 import { kubeletRestarted, runtimeKilled } from './h_restarts';
+import { deadContainerGc, imageGc } from './i_garbage_collection';
 
 export const CHECKS: readonly Check[] = [
   initAndEmptyDir,
@@ -32,4 +33,7 @@ export const CHECKS: readonly Check[] = [
   logRotation,
   runtimeKilled,
   kubeletRestarted,
+  deadContainerGc,
+  // Last: it restarts the kubelet with image GC thresholds that remove every image no pod uses.
+  imageGc,
 ];
