@@ -7,7 +7,7 @@ DEB_PACKAGES := runc containerd containernetworking-plugins iproute2 iptables bu
                 docker-registry gcc libc6-dev make python3 g++ attr util-linux strace
 CONFIG ?= configs/berth.toml
 
-.PHONY: deps build gen images run test bench e2e lint clean
+.PHONY: deps build gen images run test bench e2e e2e-cluster lint clean
 
 ## deps: install the Debian packages and node modules; quiet and quick when all is there.
 deps: node_modules/.installed
@@ -78,6 +78,19 @@ e2e: build images
 	fi
 	@kubelet=$$(CACHE=$(CURDIR)/.cache/e2e hack/e2e/build_kubelet.sh | tail -n1) && \
 	  node dist/test/e2e/main.js --kubelet "$$kubelet" $(E2E_ARGS)
+
+## e2e-cluster: a one-node Kubernetes 1.20 on 127.0.0.1 (etcd from Debian; apiserver, controller-manager,
+## scheduler, kubectl and kubelet built once from the same source into .cache/e2e), driven with kubectl
+## on berth, then on a private containerd; not part of `make test`. E2E_ARGS="--runtime berth --check k1,k6".
+E2E_CLUSTER_DEB_PACKAGES := $(E2E_DEB_PACKAGES) rsync
+e2e-cluster: build images
+	@missing=$$(for p in $(E2E_CLUSTER_DEB_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "e2e-cluster: installing $$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+	@bin=$$(CACHE=$(CURDIR)/.cache/e2e hack/e2e/build_cluster.sh | tail -n1) && \
+	  node dist/test/e2e/cluster/main.js --bin "$$bin" $(E2E_ARGS)
 
 lint: deps
 	npx tsc -p tsconfig.json --noEmit

@@ -4,11 +4,10 @@
 // private mount namespace (private_mounts.ts); everything it starts is undone at the end.
 //   node dist/test/e2e/main.js --kubelet PATH [--runtime berth|containerd] [--check a1,b2,...]
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { repoRoot } from '../../internal/api/cri';
-import { mountPointsUnder } from '../bench/mounts';
 import { testImages } from '../harness/images';
 import { CHECKS } from './checks';
 import { portmapChains, removePortmapChains } from './portmap_chains';
@@ -16,6 +15,7 @@ import { bindKernelTunables, reexecInPrivateMountNamespace } from './private_mou
 import { renderTable, writeReport, type E2eReport } from './report';
 import { runOnRuntime } from './run_runtime';
 import { RUNTIME_NAMES, type RuntimeName } from './runtimes';
+import { finishRunDir } from './run_dir';
 
 const USAGE = 'usage: e2e --kubelet PATH [--runtime berth|containerd] [--check ID[,ID...]]\n';
 
@@ -87,25 +87,10 @@ async function main(): Promise<number> {
   }
   const failed = Object.values(report.results).some((r) => r.fatal !== undefined || r.cleanupFailures.length > 0 || Object.values(r.outcomes).some((o) => 'ok' in o && !o.ok));
   // A failed check is read from the kubelet's and the runtime's own logs: keep those.
-  if (failed) log(`logs of this run kept in ${keepLogs(runDir, join(repoRoot(), '.cache', 'e2e', 'logs', runId))}`);
-  const still = mountPointsUnder(runDir);
-  if (still.length > 0) log(`kept ${runDir}: still mounted ${still.join(', ')}`);
-  else rmSync(runDir, { recursive: true, force: true });
+  finishRunDir(runDir, failed, join(repoRoot(), '.cache', 'e2e', 'logs', runId), log);
   process.stdout.write(`${renderTable(report, args.runtimes)}\n`);
   process.stdout.write(`written: ${writeReport(join(repoRoot(), '.cache', 'e2e'), report)}\n`);
   return interrupted ? 130 : failed || chainsLeft !== undefined ? 1 : 0;
-}
-
-/** Copies every *.log file under `runDir` (kubelet, berthd, containerd) to `dest`, keeping their paths. */
-function keepLogs(runDir: string, dest: string): string {
-  for (const entry of readdirSync(runDir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.log')) continue;
-    const from = join(entry.parentPath, entry.name);
-    const to = join(dest, relative(runDir, from));
-    mkdirSync(dirname(to), { recursive: true });
-    copyFileSync(from, to);
-  }
-  return dest;
 }
 
 main().then(
