@@ -40,7 +40,8 @@ export function pruneStats(svc: CriService): void {
   statsCollector(svc).retain({
     containerIds: containers.map((c) => c.id),
     sandboxIds: sandboxes.map((s) => s.id),
-    snapshotKeys: containers.map((c) => c.metadata.snapshotKey),
+    // The pause containers' snapshots too: ImageFsInfo reads every active snapshot's figure there.
+    snapshotKeys: [...containers.map((c) => c.metadata.snapshotKey), ...sandboxes.map((s) => s.metadata.snapshotKey)],
   });
 }
 

@@ -24,8 +24,17 @@ export interface CgroupSample {
   processCount?: number;
 }
 
+export interface ReadOptions {
+  /**
+   * Count the processes (default true). That walks the cgroup and every cgroup below it (a list of
+   * each directory and its cgroup.procs), so a pod-level reading, which reports no process count of
+   * its own and sits above all the pod's containers, leaves it out.
+   */
+  countProcesses?: boolean;
+}
+
 /** What a cgroup reader implements, for one cgroup version. */
-export type CgroupReader = (cgroupPath: string, timestamp: bigint) => CgroupSample | undefined;
+export type CgroupReader = (cgroupPath: string, timestamp: bigint, opts?: ReadOptions) => CgroupSample | undefined;
 
 /** Wall-clock nanoseconds (CRI timestamps are int64 ns since the epoch). */
 export function nowNs(): bigint {

@@ -33,7 +33,7 @@ export function cgroupV1Reader(controllers: ReadonlyMap<string, string>): Cgroup
     return mountpoint === undefined ? undefined : join(mountpoint, cgroupPath);
   };
   const processController = PROCESS_CONTROLLERS.find((c) => controllers.has(c));
-  return (cgroupPath, timestamp) => {
+  return (cgroupPath, timestamp, opts) => {
     const sample: CgroupSample = { timestamp };
     const cpuDir = dirOf('cpuacct', cgroupPath);
     if (cpuDir !== undefined) {
@@ -44,7 +44,7 @@ export function cgroupV1Reader(controllers: ReadonlyMap<string, string>): Cgroup
     const memory = memDir === undefined ? undefined : readMemory(memDir);
     if (memory) sample.memory = memory;
     const procDir = processController === undefined ? undefined : dirOf(processController, cgroupPath);
-    const processes = procDir === undefined ? undefined : countProcesses(procDir);
+    const processes = procDir === undefined || opts?.countProcesses === false ? undefined : countProcesses(procDir);
     if (processes !== undefined) sample.processCount = processes;
     const found = sample.cpuUsageNs !== undefined || sample.memory !== undefined || sample.processCount !== undefined;
     return found ? sample : undefined;

@@ -30,14 +30,14 @@ function readMemory(dir: string): MemorySample | undefined {
 
 /** A reader over the unified hierarchy mounted at `root`. */
 export function cgroupV2Reader(root: string): CgroupReader {
-  return (cgroupPath, timestamp) => {
+  return (cgroupPath, timestamp, opts) => {
     const dir = join(root, cgroupPath);
     const sample: CgroupSample = { timestamp };
     const usec = readKeyedValues(join(dir, 'cpu.stat'))?.get('usage_usec');
     if (usec !== undefined) sample.cpuUsageNs = usec * 1000n;
     const memory = readMemory(dir);
     if (memory) sample.memory = memory;
-    const processes = countProcesses(dir);
+    const processes = opts?.countProcesses === false ? undefined : countProcesses(dir);
     if (processes !== undefined) sample.processCount = processes;
     const found = sample.cpuUsageNs !== undefined || sample.memory !== undefined || sample.processCount !== undefined;
     return found ? sample : undefined;

@@ -9,11 +9,11 @@ import type { NetworkUsage } from '../../api/gen/runtime/v1/NetworkUsage';
 import type { ProcessUsage } from '../../api/gen/runtime/v1/ProcessUsage';
 import type { Logger } from '../../log/logger';
 import type { Usage } from '../../snapshots/types';
-import { nowNs, sumSamples, type CgroupReader, type CgroupSample } from './cgroup_sample';
+import { nowNs, sumSamples, type CgroupReader, type CgroupSample, type ReadOptions } from './cgroup_sample';
 import { CpuRateTracker } from './cpu_rate';
 import { pidInNetns, readNetDev, type InterfaceCounters } from './net_dev';
 import { toCpuUsage, toFilesystemUsage, toMemoryUsage, toNetworkUsage, toProcessUsage } from './to_cri';
-import { WritableLayerCache } from './writable_layer';
+import { WritableLayerCache, type LayerUsage } from './writable_layer';
 
 export interface ContainerTarget {
   id: string;
@@ -89,10 +89,12 @@ export class StatsCollector {
   pod(target: PodTarget): PodUsage {
     const timestamp = nowNs();
     let sample: CgroupSample | undefined;
+    // The pod's process count is its running containers' (the server sums them): none read here.
+    const opts: ReadOptions = { countProcesses: false };
     if (target.cgroupPath !== undefined) {
-      sample = this.sample(target.cgroupPath, target.id);
+      sample = this.sample(target.cgroupPath, target.id, opts);
     } else {
-      const parts = target.memberCgroupPaths.map((p) => this.sample(p, target.id)).filter((s) => s !== undefined);
+      const parts = target.memberCgroupPaths.map((p) => this.sample(p, target.id, opts)).filter((s) => s !== undefined);
       sample = sumSamples(parts, timestamp);
     }
     const usage: PodUsage = sample ? this.cpuAndMemory(`pod:${target.id}`, sample) : {};
@@ -126,6 +128,15 @@ export class StatsCollector {
     return toProcessUsage(nowNs(), count);
   }
 
+  /**
+   * An active snapshot's usage from the writable-layer figures (measured at most once per
+   * layerMaxAgeMs, whoever asks: container stats and ImageFsInfo share them); undefined when the
+   * snapshot is gone.
+   */
+  activeSnapshotUsage(snapshotKey: string): Promise<LayerUsage | undefined> {
+    return this.layers.get(snapshotKey);
+  }
+
   /** Forgets what belongs to containers, pods and snapshots no longer in the live sets. */
   retain(live: { containerIds: Iterable<string>; sandboxIds: Iterable<string>; snapshotKeys: Iterable<string> }): void {
     const keys = new Set<string>();
@@ -136,9 +147,9 @@ export class StatsCollector {
   }
 
   /** A cgroup's sample; a read failure other than a vanished cgroup is logged, not thrown. */
-  private sample(cgroupPath: string, owner: string): CgroupSample | undefined {
+  private sample(cgroupPath: string, owner: string, opts?: ReadOptions): CgroupSample | undefined {
     try {
-      return this.opts.reader(cgroupPath, nowNs());
+      return this.opts.reader(cgroupPath, nowNs(), opts);
     } catch (err) {
       this.opts.logger.warn('cannot read cgroup stats', { id: owner, cgroupPath, error: err });
       return undefined;

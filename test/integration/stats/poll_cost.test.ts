@@ -1,0 +1,153 @@
+// What the kubelet's 10-second stats pass (ListContainerStats, ListPodSandboxStats, ImageFsInfo)
+// costs the daemon, counted in work rather than time: pods as the kubelet makes them (a cgroup
+// parent each, holding its containers' cgroups, with real processes), containers on real overlay
+// snapshots over a committed image layer. The counts are what kept berthd's CPU under the polling
+// several times containerd's: every pod reading walked its whole cgroup tree (and, with one shared
+// parent, every pod's tree: quadratic in pods), and every snapshot, image layers included, was walked
+// again by ImageFsInfo right after the container stats had measured it.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listContainerStats } from '../../../internal/cri/server/container_stats_list';
+import { forgetImageFsUsage, imageFsInfo } from '../../../internal/cri/server/image_fs_info';
+import { listPodSandboxStats } from '../../../internal/cri/server/sandbox_stats_list';
+import { CriService } from '../../../internal/cri/server/service';
+import type { ContainerMetadata } from '../../../internal/cri/store/container';
+import type { SandboxMetadata } from '../../../internal/cri/store/sandbox';
+import type { MetadataDB } from '../../../internal/metadata/db';
+import { withTempMount } from '../../../internal/mount';
+import { CgroupFixture } from './cgroup_fixture';
+import { openStatsService } from './stats_service';
+// The module object itself (an `import * as` gets a copy), so a spy on it sees the readers' calls.
+import fs = require('node:fs');
+
+const PODS = 3;
+const PER_POD = 2;
+const LAYER = 'layer-1';
+const hexId = (kind: string, n: number): string => `${kind}${String(n).padStart(63, '0')}`;
+const num = (v: { value?: unknown } | null | undefined): number => Number(v?.value);
+
+jest.setTimeout(120_000);
+
+describe('the stats pass over pods with their own cgroup parents', () => {
+  let dir: string;
+  let db: MetadataDB;
+  let svc: CriService;
+  const cg = new CgroupFixture();
+  const containerIds: string[] = [];
+  const podIds: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'berth-poll-cost-'));
+    ({ db, svc } = openStatsService(dir));
+    // No blobs: ImageFsInfo's content part is not what is counted here.
+    Object.assign(svc.rt, { content: { walk: async function* () {} } });
+    const sn = svc.rt.snapshotter;
+    // The image layer the containers run on: a few files, committed.
+    await withTempMount(await sn.prepare('layer-extract', ''), async (root) => {
+      for (let i = 0; i < 20; i++) writeFileSync(join(root, `f${i}`), Buffer.alloc(4096, i));
+    });
+    await sn.commit(LAYER, 'layer-extract');
+    for (let p = 0; p < PODS; p++) {
+      const podId = hexId('a', p);
+      podIds.push(podId);
+      const podCgroup = cg.create(`pod${p}`);
+      await sn.prepare(podId, LAYER); // the pause container's rootfs
+      const sandbox: SandboxMetadata = {
+        id: podId, name: `pod${p}`, runtimeHandler: 'runc', runtimeType: 'io.containerd.runc.v2', netnsPath: '', ip: '',
+        additionalIps: [], image: 'pause', imageId: 'sha256:p', snapshotKey: podId, rootDir: dir, stateDir: dir, cgroupParent: podCgroup,
+        config: { metadata: { name: `pod${p}`, uid: `u${p}`, namespace: 'ns', attempt: 0 }, labels: {}, annotations: {} } as unknown as SandboxMetadata['config'],
+      };
+      svc.rt.sandboxes.add(sandbox, { state: 'ready', pid: 0, createdAt: '1', exitStatus: 0, exitedAt: '0' });
+      for (let c = 0; c < PER_POD; c++) {
+        const id = hexId('c', p * PER_POD + c);
+        containerIds.push(id);
+        const cgroup = cg.create(`pod${p}/c${c}`);
+        await cg.sleep(cgroup);
+        await withTempMount(await sn.prepare(id, LAYER), async (root) => writeFileSync(join(root, 'written'), Buffer.alloc(8192, 1)));
+        const metadata: ContainerMetadata = {
+          id, name: `c${p}-${c}`, sandboxId: podId, imageRef: 'busybox', imageId: 'sha256:b', logPath: '', snapshotKey: id,
+          stateDir: dir, rootDir: dir, stopSignal: 'SIGTERM', runtimeHandler: 'runc', runtimeType: 'io.containerd.runc.v2',
+          config: { metadata: { name: `c${c}`, attempt: 0 }, labels: {}, annotations: {} } as unknown as ContainerMetadata['config'],
+        };
+        svc.rt.containers.add(metadata, { ociVersion: '1.0.2', linux: { cgroupsPath: cgroup } }, {
+          pid: 0, createdAt: '1', startedAt: '2', finishedAt: '0', exitCode: 0, reason: '', message: '', unknown: false,
+        });
+      }
+    }
+  });
+
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
+  afterAll(async () => {
+    await cg.destroy();
+    for (const key of [...containerIds, ...podIds, LAYER]) await svc.rt.snapshotter.remove(key).catch(() => undefined);
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('ListPodSandboxStats lists each container cgroup once and walks no pod cgroup tree; process counts stay right', async () => {
+    const listed: string[] = [];
+    const readdirSync = fs.readdirSync;
+    jest.spyOn(fs, 'readdirSync').mockImplementation(((path: fs.PathLike, options?: unknown) => {
+      if (String(path).includes(cg.root)) listed.push(String(path));
+      return (readdirSync as (p: fs.PathLike, o?: unknown) => unknown)(path, options);
+    }) as typeof fs.readdirSync);
+    const { stats } = await listPodSandboxStats(svc, { filter: null });
+    expect(stats).toHaveLength(PODS);
+    for (const pod of stats!) {
+      expect(num(pod.linux!.process!.process_count)).toBe(PER_POD); // one sleep per running container
+      expect(pod.linux!.containers).toHaveLength(PER_POD);
+      expect(pod.linux!.cpu).toBeDefined();
+      expect(pod.linux!.memory).toBeDefined();
+    }
+    // A container's processes are counted in its own cgroup (one listing each); the pod's count is
+    // their sum, so nothing lists a pod's cgroup.
+    expect(listed).toHaveLength(PODS * PER_POD);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(listed.some((p) => /\/pod\d+$/.test(p))).toBe(false);
+  });
+
+  test('one stats pass measures each snapshot at most once, and a committed layer only the first time', async () => {
+    // A daemon that has measured nothing yet (the figures kept between calls are per runtime).
+    const daemon = new CriService({ ...svc.deps, runtime: { ...svc.rt } });
+    const sn = daemon.rt.snapshotter;
+    const measured: string[] = [];
+    const usage = sn.usage.bind(sn);
+    jest.spyOn(sn, 'usage').mockImplementation(async (key: string) => {
+      measured.push(key);
+      return usage(key);
+    });
+    const pass = async () => {
+      forgetImageFsUsage(daemon.rt); // ImageFsInfo's own few-second cache aside: count what a fresh figure costs
+      await listContainerStats(daemon, { filter: null });
+      await listPodSandboxStats(daemon, { filter: null });
+      return imageFsInfo(daemon, {});
+    };
+    const first = await pass();
+    const times = (key: string) => measured.filter((k) => k === key).length;
+    for (const key of [...containerIds, ...podIds, LAYER]) expect(times(key)).toBeLessThanOrEqual(1);
+
+    measured.length = 0;
+    const second = await pass();
+    expect(times(LAYER)).toBe(0); // committed: its figure cannot change
+    for (const key of [...containerIds, ...podIds]) expect(times(key)).toBeLessThanOrEqual(1);
+    expect(second.image_filesystems![0]!.used_bytes).toEqual(first.image_filesystems![0]!.used_bytes);
+
+    // The figure is still every snapshot's own directory: the layer, each pause rootfs, each writable layer.
+    jest.restoreAllMocks();
+    let bytes = 0;
+    let inodes = 0;
+    for (const key of [...containerIds, ...podIds, LAYER]) {
+      const u = await sn.usage(key);
+      bytes += u.size;
+      inodes += u.inodes;
+    }
+    const [image] = second.image_filesystems!;
+    expect(num(image!.used_bytes)).toBe(bytes);
+    expect(num(image!.inodes_used)).toBe(inodes);
+    expect(BigInt(String(image!.timestamp))).toBeLessThanOrEqual(BigInt(Date.now()) * 1_000_000n);
+  });
+});
