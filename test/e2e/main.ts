@@ -14,7 +14,8 @@ import { portmapChains, removePortmapChains } from './portmap_chains';
 import { bindKernelTunables, reexecInPrivateMountNamespace } from './private_mounts';
 import { renderTable, writeReport, type E2eReport } from './report';
 import { runOnRuntime } from './run_runtime';
-import { RUNTIME_NAMES, type RuntimeName } from './runtimes';
+import type { RuntimeName } from './runtimes';
+import { parseRunnerArgs } from './runner_args';
 import { finishRunDir } from './run_dir';
 
 const USAGE = 'usage: e2e --kubelet PATH [--runtime berth|containerd] [--check ID[,ID...]]\n';
@@ -26,23 +27,8 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  let kubelet = process.env.KUBELET ?? '';
-  let runtimes: RuntimeName[] = [...RUNTIME_NAMES];
-  let checkIds: string[] | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i]!.split('=', 2) as [string, string | undefined];
-    const value = () => inline ?? argv[++i] ?? '';
-    if (flag === '--kubelet') kubelet = value();
-    else if (flag === '--runtime') {
-      const r = value();
-      if (!RUNTIME_NAMES.includes(r as RuntimeName)) throw new Error(`--runtime: ${r} is not one of ${RUNTIME_NAMES.join(', ')}`);
-      runtimes = [r as RuntimeName];
-    } else if (flag === '--check') checkIds = value().split(',');
-    else throw new Error(`unknown argument ${argv[i]}`);
-  }
+  const { target: kubelet, runtimes, checkIds } = parseRunnerArgs(argv, '--kubelet', process.env.KUBELET ?? '', CHECKS);
   if (!kubelet || !existsSync(kubelet)) throw new Error(`kubelet binary ${JSON.stringify(kubelet)} not found (make e2e builds it)`);
-  const unknown = (checkIds ?? []).filter((id) => !CHECKS.some((c) => c.id === id));
-  if (unknown.length > 0) throw new Error(`unknown checks: ${unknown.join(', ')}`);
   return { kubelet, runtimes, checkIds };
 }
 

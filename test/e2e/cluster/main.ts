@@ -12,7 +12,8 @@ import { repoRoot } from '../../../internal/api/cri';
 import { testImages } from '../../harness/images';
 import { portmapChains, removePortmapChains } from '../portmap_chains';
 import { bindKernelTunables, reexecInPrivateMountNamespace } from '../private_mounts';
-import { RUNTIME_NAMES, type RuntimeName } from '../runtimes';
+import type { RuntimeName } from '../runtimes';
+import { parseRunnerArgs } from '../runner_args';
 import { CLUSTER_CHECKS } from './checks';
 import { renderClusterTable, writeClusterReport, type ClusterReport } from './cluster_report';
 import { clusterBinaries, type ClusterBinaries } from './control_plane';
@@ -28,25 +29,10 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  let binDir = '';
-  let runtimes: RuntimeName[] = [...RUNTIME_NAMES];
-  let checkIds: string[] | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i]!.split('=', 2) as [string, string | undefined];
-    const value = () => inline ?? argv[++i] ?? '';
-    if (flag === '--bin') binDir = value();
-    else if (flag === '--runtime') {
-      const r = value();
-      if (!RUNTIME_NAMES.includes(r as RuntimeName)) throw new Error(`--runtime: ${r} is not one of ${RUNTIME_NAMES.join(', ')}`);
-      runtimes = [r as RuntimeName];
-    } else if (flag === '--check') checkIds = value().split(',');
-    else throw new Error(`unknown argument ${argv[i]}`);
-  }
+  const { target: binDir, runtimes, checkIds } = parseRunnerArgs(argv, '--bin', '', CLUSTER_CHECKS);
   const bin = clusterBinaries(binDir);
   const missing = Object.entries(bin).filter(([k, path]) => k !== 'dir' && !existsSync(path)).map(([, path]) => path);
   if (!binDir || missing.length > 0) throw new Error(`cluster binaries missing: ${missing.join(', ') || '--bin not given'} (make e2e-cluster builds them)`);
-  const unknown = (checkIds ?? []).filter((id) => !CLUSTER_CHECKS.some((c) => c.id === id));
-  if (unknown.length > 0) throw new Error(`unknown checks: ${unknown.join(', ')}`);
   return { bin, runtimes, checkIds };
 }
 
