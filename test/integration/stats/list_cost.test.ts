@@ -9,15 +9,13 @@ import { listContainerStats } from '../../../internal/cri/server/container_stats
 import { listPodSandboxStats } from '../../../internal/cri/server/sandbox_stats_list';
 import type { CriService } from '../../../internal/cri/server/service';
 import type { ContainerMetadata } from '../../../internal/cri/store/container';
-import type { SandboxMetadata } from '../../../internal/cri/store/sandbox';
 import type { MetadataDB } from '../../../internal/metadata/db';
 import { CgroupFixture } from './cgroup_fixture';
-import { openStatsService } from './stats_service';
+import { addReadySandbox, hexId, openStatsService } from './stats_service';
 
 const PODS = 10;
 const PER_POD = 10;
 const ROUNDS = 20;
-const hexId = (kind: string, n: number): string => `${kind}${String(n).padStart(63, '0')}`;
 
 jest.setTimeout(120_000);
 
@@ -31,14 +29,7 @@ describe('stats cost over 100 containers', () => {
     dir = mkdtempSync(join(tmpdir(), 'berth-stats-cost-'));
     ({ db, svc } = openStatsService(dir));
     for (let p = 0; p < PODS; p++) {
-      const podId = hexId('a', p);
-      const podCgroup = cg.create(`pod${p}`);
-      const sandbox: SandboxMetadata = {
-        id: podId, name: `pod${p}`, runtimeHandler: 'runc', runtimeType: 'io.containerd.runc.v2', netnsPath: '', ip: '',
-        additionalIps: [], image: 'pause', imageId: 'sha256:p', snapshotKey: podId, rootDir: dir, stateDir: dir, cgroupParent: podCgroup,
-        config: { metadata: { name: `pod${p}`, uid: `u${p}`, namespace: 'ns', attempt: 0 }, labels: {}, annotations: {} } as unknown as SandboxMetadata['config'],
-      };
-      svc.rt.sandboxes.add(sandbox, { state: 'ready', pid: 0, createdAt: '1', exitStatus: 0, exitedAt: '0' });
+      const podId = addReadySandbox(svc, p, dir, cg.create(`pod${p}`));
       for (let c = 0; c < PER_POD; c++) {
         const id = hexId('c', p * PER_POD + c);
         const cgroup = cg.create(`pod${p}/c${c}`);

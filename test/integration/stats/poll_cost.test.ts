@@ -13,18 +13,16 @@ import { forgetImageFsUsage, imageFsInfo } from '../../../internal/cri/server/im
 import { listPodSandboxStats } from '../../../internal/cri/server/sandbox_stats_list';
 import { CriService } from '../../../internal/cri/server/service';
 import type { ContainerMetadata } from '../../../internal/cri/store/container';
-import type { SandboxMetadata } from '../../../internal/cri/store/sandbox';
 import type { MetadataDB } from '../../../internal/metadata/db';
 import { withTempMount } from '../../../internal/mount';
 import { CgroupFixture } from './cgroup_fixture';
-import { openStatsService } from './stats_service';
+import { addReadySandbox, hexId, openStatsService } from './stats_service';
 // The module object itself (an `import * as` gets a copy), so a spy on it sees the readers' calls.
 import fs = require('node:fs');
 
 const PODS = 3;
 const PER_POD = 2;
 const LAYER = 'layer-1';
-const hexId = (kind: string, n: number): string => `${kind}${String(n).padStart(63, '0')}`;
 const num = (v: { value?: unknown } | null | undefined): number => Number(v?.value);
 
 jest.setTimeout(120_000);
@@ -49,16 +47,9 @@ describe('the stats pass over pods with their own cgroup parents', () => {
     });
     await sn.commit(LAYER, 'layer-extract');
     for (let p = 0; p < PODS; p++) {
-      const podId = hexId('a', p);
+      const podId = addReadySandbox(svc, p, dir, cg.create(`pod${p}`));
       podIds.push(podId);
-      const podCgroup = cg.create(`pod${p}`);
       await sn.prepare(podId, LAYER); // the pause container's rootfs
-      const sandbox: SandboxMetadata = {
-        id: podId, name: `pod${p}`, runtimeHandler: 'runc', runtimeType: 'io.containerd.runc.v2', netnsPath: '', ip: '',
-        additionalIps: [], image: 'pause', imageId: 'sha256:p', snapshotKey: podId, rootDir: dir, stateDir: dir, cgroupParent: podCgroup,
-        config: { metadata: { name: `pod${p}`, uid: `u${p}`, namespace: 'ns', attempt: 0 }, labels: {}, annotations: {} } as unknown as SandboxMetadata['config'],
-      };
-      svc.rt.sandboxes.add(sandbox, { state: 'ready', pid: 0, createdAt: '1', exitStatus: 0, exitedAt: '0' });
       for (let c = 0; c < PER_POD; c++) {
         const id = hexId('c', p * PER_POD + c);
         containerIds.push(id);

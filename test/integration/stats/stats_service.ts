@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { validateConfig } from '../../../internal/config/load';
 import { CriService, type RuntimeDeps } from '../../../internal/cri/server/service';
 import { ContainerStore } from '../../../internal/cri/store/container';
-import { SandboxStore } from '../../../internal/cri/store/sandbox';
+import { SandboxStore, type SandboxMetadata } from '../../../internal/cri/store/sandbox';
 import { silentLogger } from '../../../internal/log/logger';
 import { MetadataDB } from '../../../internal/metadata/db';
 import { OverlaySnapshotter } from '../../../internal/snapshots/overlay/overlay';
@@ -26,4 +26,19 @@ export function openStatsService(dir: string): StatsService {
     containers: new ContainerStore(db),
   } as Partial<RuntimeDeps> as RuntimeDeps;
   return { db, svc: new CriService({ config, logger: silentLogger, runtime }) };
+}
+
+/** A 64-character ID: `kind` then `n` zero-padded. */
+export const hexId = (kind: string, n: number): string => `${kind}${String(n).padStart(63, '0')}`;
+
+/** Records a ready pod `pod<p>` (ID hexId('a', p)) whose cgroup parent is `cgroupParent`; returns its ID. */
+export function addReadySandbox(svc: CriService, p: number, dir: string, cgroupParent: string): string {
+  const id = hexId('a', p);
+  const sandbox: SandboxMetadata = {
+    id, name: `pod${p}`, runtimeHandler: 'runc', runtimeType: 'io.containerd.runc.v2', netnsPath: '', ip: '',
+    additionalIps: [], image: 'pause', imageId: 'sha256:p', snapshotKey: id, rootDir: dir, stateDir: dir, cgroupParent,
+    config: { metadata: { name: `pod${p}`, uid: `u${p}`, namespace: 'ns', attempt: 0 }, labels: {}, annotations: {} } as unknown as SandboxMetadata['config'],
+  };
+  svc.rt.sandboxes.add(sandbox, { state: 'ready', pid: 0, createdAt: '1', exitStatus: 0, exitedAt: '0' });
+  return id;
 }
