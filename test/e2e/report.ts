@@ -34,13 +34,18 @@ function pad(rows: string[][]): string {
   return [fmt(rows[0]!), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.slice(1).map(fmt)].join('\n');
 }
 
-export function renderTable(report: E2eReport, runtimes: readonly RuntimeName[]): string {
+/** The table of checks (rows) by runtime (columns), then one row per latency `label`led, then failures. */
+export function renderResults(
+  report: { checks: { id: string; title: string }[]; results: Partial<Record<RuntimeName, RuntimeResult>> },
+  runtimes: readonly RuntimeName[],
+  label: (latency: string) => string,
+): string {
   const rows: string[][] = [['check', ...runtimes]];
   for (const c of report.checks) rows.push([`${c.id} ${c.title}`, ...runtimes.map((r) => cell(report.results[r]?.outcomes[c.id]))]);
-  const pods = [...new Set(runtimes.flatMap((r) => Object.keys(report.results[r]?.latencies ?? {})))];
-  for (const pod of pods) {
-    rows.push([`startup ${pod} (written -> Ready)`, ...runtimes.map((r) => {
-      const ms = report.results[r]?.latencies[pod];
+  const names = [...new Set(runtimes.flatMap((r) => Object.keys(report.results[r]?.latencies ?? {})))];
+  for (const name of names) {
+    rows.push([label(name), ...runtimes.map((r) => {
+      const ms = report.results[r]?.latencies[name];
       return ms === undefined ? '-' : `${Math.round(ms)} ms`;
     })]);
   }
@@ -55,12 +60,20 @@ export function renderTable(report: E2eReport, runtimes: readonly RuntimeName[])
   return lines.join('\n');
 }
 
-export function writeReport(cacheDir: string, report: E2eReport): string {
-  const dir = join(cacheDir, 'reports');
+export function renderTable(report: E2eReport, runtimes: readonly RuntimeName[]): string {
+  return renderResults(report, runtimes, (pod) => `startup ${pod} (written -> Ready)`);
+}
+
+/** Writes `report` as JSON to <dir>/<prefix>-<startedAt>.json and <dir>/latest.json; returns the first. */
+export function writeReportFile(dir: string, prefix: string, report: { startedAt: string }): string {
   mkdirSync(dir, { recursive: true });
   const text = JSON.stringify(report, null, 2) + '\n';
-  const path = join(dir, `e2e-${report.startedAt.replace(/[:.]/g, '-')}.json`);
+  const path = join(dir, `${prefix}-${report.startedAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(path, text);
   writeFileSync(join(dir, 'latest.json'), text);
   return path;
+}
+
+export function writeReport(cacheDir: string, report: E2eReport): string {
+  return writeReportFile(join(cacheDir, 'reports'), 'e2e', report);
 }
