@@ -153,6 +153,12 @@ export async function dropStorm(
   return outcomes;
 }
 
+// Once started, a paused socket reads up to its high-water mark (64 KiB), so this many buffered bytes
+// mean the answer's DATA frames are arriving.
+const ANSWER_BEGUN_BYTES = 8192;
+// Only a berthd that never answers is waited out this long.
+const STALL_GIVE_UP_MS = 120_000;
+
 /**
  * A client that stops reading while berthd writes a large answer, half-closes, then reads it all
  * and goes. With the answer just larger than the socket buffer, berthd's last write is still
@@ -189,14 +195,25 @@ export function stalledHalfClose(socket: string, authority: string, path: string
       conn.write(
         Buffer.concat([PREFACE, frame(0x4, 0, 0, settings), frame(0x8, 0, 0, increment), frame(0x1, 0x4, 1, block), frame(0x0, 0x1, 1, message)]),
       );
-      setTimeout(() => {
+      // The half-close waits until the answer has begun to arrive (more than the server's SETTINGS
+      // can fill), so it always lands while berthd still has that answer to write, however slowly
+      // the call ran; stallMs then lets berthd fill the socket buffers before the FIN.
+      const halfClose = () => {
         conn.end();
         setTimeout(() => {
           conn.on('data', (chunk: Buffer) => (received += chunk.length));
           conn.resume();
         }, 50);
-      }, stallMs);
+      };
+      // A paused socket is not read at connect; read(0) starts it up to its high-water mark.
+      conn.read(0);
+      const waitForAnswer = () => {
+        if (done) return;
+        if (conn.readableLength >= ANSWER_BEGUN_BYTES) setTimeout(halfClose, stallMs);
+        else setTimeout(waitForAnswer, 10);
+      };
+      waitForAnswer();
     });
-    setTimeout(finish, stallMs + 10_000).unref();
+    setTimeout(finish, STALL_GIVE_UP_MS).unref();
   });
 }

@@ -97,6 +97,7 @@ describe.each([
     };
     await Promise.all(Array.from({ length: 4 }, stallWorker));
     // Most answers arrive whole (a bit over their size); the rest were cut by berthd, which is fine.
+    // The half-close waits for the answer to begin, so however slow the machine, some arrive.
     expect(stalled.filter((n) => n > 120_000).length).toBeGreaterThan(0);
 
     expect(alive(env)).toBe(true);
