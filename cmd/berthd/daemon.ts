@@ -101,6 +101,14 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
   }
 
   async function start(): Promise<void> {
+    // Start-up phases, logged with "berthd serving" (issue 16 measures exec -> serving).
+    const phases: Record<string, number> = { loadedMs: Math.round(process.uptime() * 1000) };
+    let phaseStart = performance.now();
+    const phase = (name: string) => {
+      const now = performance.now();
+      phases[name] = Math.round(now - phaseStart);
+      phaseStart = now;
+    };
     try {
       // First: a second daemon on a live socket must leave the first one's files and DB alone.
       await claimSocketPath(config.address);
@@ -116,6 +124,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
 
       db = MetadataDB.open(join(config.root, 'metadata.db'));
       const openDb = db;
+      phase('dbMs');
       undo.push(() => {
         openDb.close();
         db = undefined;
@@ -124,6 +133,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       const built = await buildRuntimeDeps(config, openDb, logger);
       undo.push(() => built.close());
       const runtime = built.deps;
+      phase('subsystemsMs');
       const svc = new CriService({
         config,
         logger,
@@ -136,6 +146,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       await recover(svc, (service, container, task) =>
         watchContainerExit(service, container.id, task, reattachContainerIO(service, container)),
       );
+      phase('recoveryMs');
       // channelz bookkeeping costs CPU on every call and connection, and nothing here reads it.
       const grpcServer = createGrpcServer(svc, opts.registry ?? berthHandlers(), { 'grpc.enable_channelz': 0 });
       server = grpcServer;
@@ -150,7 +161,9 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       chmodSync(config.address, 0o600);
       inode = socketInode(config.address);
       undo.push(() => removeSocketIfOurs(config.address, inode));
-      logger.info('berthd serving', { address: config.address, root: config.root, state: config.state });
+      phase('serverMs');
+      phases.sinceExecMs = Math.round(process.uptime() * 1000);
+      logger.info('berthd serving', { address: config.address, root: config.root, state: config.state, ...phases });
     } catch (err) {
       await unwind();
       throw err;

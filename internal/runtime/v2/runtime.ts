@@ -155,7 +155,8 @@ export class RuntimeV2 implements TaskHost {
   async loadTask(opts: LoadTaskOptions): Promise<Task> {
     const existing = this.get(opts.namespace, opts.id);
     if (existing) return existing;
-    const binary = resolveShimBinary(opts.runtimeName ?? DEFAULT_RUNTIME, this.config.searchPath);
+    // A running shim needs no binary; only `delete`, for a shim that is gone, does.
+    const binary = () => resolveShimBinary(opts.runtimeName ?? DEFAULT_RUNTIME, this.config.searchPath);
     const bundle = Bundle.load(this.config.stateDir, opts.namespace, opts.id);
     const log = this.log.with({ namespace: opts.namespace, taskId: opts.id });
     const shimLog = ShimLog.open(bundle.logPath, log);
@@ -169,10 +170,12 @@ export class RuntimeV2 implements TaskHost {
     } catch (err) {
       log.warn('cannot reach the task shim; cleaning up with delete', { error: messageOf(err) });
       if (conn) conn.members.delete(opts.id);
-      const exit = await this.shims.deleteWithBinary(bundle, binary).catch((e: unknown): DeleteResponse__Output => {
-        log.error('shim delete failed', { error: messageOf(e) });
-        return { pid: 0, exit_status: 137, exited_at: null };
-      });
+      const exit = await Promise.resolve()
+        .then(() => this.shims.deleteWithBinary(bundle, binary()))
+        .catch((e: unknown): DeleteResponse__Output => {
+          log.error('shim delete failed', { error: messageOf(e) });
+          return { pid: 0, exit_status: 137, exited_at: null };
+        });
       const task = new Task(this, bundle, undefined, 0, shimLog);
       task.markLost(exit);
       this.tasks.set(key(opts.namespace, opts.id), task);

@@ -24,9 +24,15 @@ export interface ShimManagerConfig {
   logger: Logger;
 }
 
+/**
+ * A task's shim binary, resolved when it is needed (`delete` after the shim died). Recovery gives a
+ * resolver instead of a path: a PATH search per reconnected task was a tenth of restart's recovery.
+ */
+export type ShimBinary = () => string;
+
 interface Member {
   bundle: Bundle;
-  binary: string;
+  binary: ShimBinary;
 }
 
 /** Called after a dead shim's task was cleaned up with `delete`. */
@@ -115,7 +121,7 @@ export class ShimManager {
       await shimDelete(this.invocation(bundle, binary)).catch(() => undefined);
       throw err;
     }
-    conn.members.set(bundle.id, { bundle, binary });
+    conn.members.set(bundle.id, { bundle, binary: () => binary });
     return conn;
   }
 
@@ -127,12 +133,12 @@ export class ShimManager {
     const conn = await pending?.catch(() => undefined);
     if (!conn || conn.closed || !conn.members.has(groupId)) return undefined;
     bundle.writeAddress(conn.address);
-    conn.members.set(bundle.id, { bundle, binary });
+    conn.members.set(bundle.id, { bundle, binary: () => binary });
     return conn;
   }
 
   /** Reconnects to a task's shim through the `address` file in its bundle (restart recovery). */
-  async reconnect(bundle: Bundle, binary: string): Promise<ShimConnection> {
+  async reconnect(bundle: Bundle, binary: ShimBinary): Promise<ShimConnection> {
     const address = bundle.readAddress();
     if (!address) throw notFound(`task ${bundle.namespace}/${bundle.id}: bundle ${bundle.path} has no shim address`);
     const conn = await this.connectAddress(address, bundle.namespace);
@@ -224,7 +230,7 @@ export class ShimManager {
     for (const { bundle, binary } of members) {
       let exit: DeleteResponse__Output;
       try {
-        exit = await this.deleteWithBinary(bundle, binary);
+        exit = await this.deleteWithBinary(bundle, binary());
       } catch (err) {
         this.config.logger.error('shim delete after shim death failed', { id: bundle.id, namespace: bundle.namespace, error: messageOf(err) });
         // SIGKILL's status: the process is gone as far as anyone can tell.

@@ -33,7 +33,7 @@ interface PodsUndo {
 }
 
 /** The "everything reconnected" check: every one of our containers listed, and RUNNING. */
-function allRunning(ids: ReadonlySet<string>): (cri: CriClient) => Promise<boolean> {
+export function allRunning(ids: ReadonlySet<string>): (cri: CriClient) => Promise<boolean> {
   return async (cri) => {
     const { containers } = await cri.runtime.ListContainers({}, deadline());
     const running = containers.filter((c) => ids.has(c.id) && c.state === 'CONTAINER_RUNNING');

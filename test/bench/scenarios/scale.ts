@@ -2,12 +2,13 @@
 // kubelet's maxPods; pause + 2 busybox containers each) started as the kubelet's pod workers
 // start them, at most 10 in flight; with all running, the kubelet's read calls timed one by one
 // (scale_queries.ts); `steadySeconds` of the kubelet's polling (kubelet_poll.ts) with the daemon's
-// CPU seconds (and its shims') from /proc, per minute; the pods torn down 10 in flight (StopPodSandbox +
+// CPU seconds (and its shims') from /proc, per minute; one SIGTERM and one SIGKILL restart of the
+// daemon, timed to serving with all containers RUNNING (restart.ts's check); the pods torn down 10 in flight (StopPodSandbox +
 // RemovePodSandbox). RSS at N pods goes to the memory rows. The pods' removal is on the cleanup
 // stack from before the first one exists, so a failure or SIGINT never leaves them behind.
 import { Aborted } from '../errors';
 import { KubeletPoller } from '../kubelet_poll';
-import { removeKubeletPod, startKubeletPod, type KubeletPod } from '../kubelet_pod';
+import { CONTAINER_NAMES, removeKubeletPod, startKubeletPod, type KubeletPod } from '../kubelet_pod';
 import { netnsPathFromInfo } from '../netns';
 import type { Peer } from '../peers/peer';
 import { runPool } from '../pool';
@@ -16,12 +17,16 @@ import type { Row } from '../report';
 import { measureQueries, QUERY_FIGURES, type QueryFigure } from '../scale_queries';
 import { msSince, p50, p99 } from '../stats';
 import { measureRss } from './memory';
+import { allRunning } from './restart';
+import type { RestartSignal } from '../peers/daemon_process';
+import { isAlive } from '../procs';
 import { PeerSeries, type Scenario, type ScenarioEnv } from './scenario';
 
 /** The kubelet's pod workers: how many pods it brings up (and down) at once. */
 export const PODS_IN_FLIGHT = 10;
 
-const PHASES = ['start', 'memory', 'queries', 'steady', 'teardown'] as const;
+const PHASES = ['start', 'memory', 'queries', 'steady', 'restart', 'teardown'] as const;
+const RESTART_SIGNALS: readonly RestartSignal[] = ['SIGTERM', 'SIGKILL'];
 type Phase = (typeof PHASES)[number];
 /** One series per phase; the queries one per figure, so a call a peer lacks leaves the others standing. */
 type Series = Record<Exclude<Phase, 'queries'>, PeerSeries> & { queries: Record<QueryFigure, PeerSeries> };
@@ -29,7 +34,7 @@ type Series = Record<Exclude<Phase, 'queries'>, PeerSeries> & { queries: Record<
 function newSeries(env: ScenarioEnv): Series {
   const one = () => new PeerSeries(env);
   const queries = Object.fromEntries(QUERY_FIGURES.map((f) => [f, one()])) as Record<QueryFigure, PeerSeries>;
-  return { start: one(), memory: one(), queries, steady: one(), teardown: one() };
+  return { start: one(), memory: one(), queries, steady: one(), restart: one(), teardown: one() };
 }
 
 function seriesOf(series: Series, phase: Phase): PeerSeries[] {
@@ -147,6 +152,16 @@ class PeerRun {
       poller.close();
     }
 
+    this.phase = 'restart';
+    const containerIds = new Set(pods.flatMap((p) => p.containerIds));
+    for (const signal of RESTART_SIGNALS) {
+      const shims = peer.shims();
+      const timing = await peer.restart(signal, allRunning(containerIds));
+      const lost = shims.filter((shim) => !isAlive(shim));
+      if (lost.length > 0) throw new Error(`${signal} restart: ${lost.length} shim(s) did not survive`);
+      this.add('restart', signal, timing.serveMs);
+    }
+
     this.phase = 'teardown';
     const wallStart = process.hrtime.bigint();
     await this.removePods([...this.live.keys()], (ms) => this.add('teardown', 'pod', ms));
@@ -204,6 +219,9 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
     s.steady.row('scale', 'kubelet polling, daemon CPU per minute', 's', 'cpu', only),
     s.steady.row('scale', 'kubelet polling, daemon+shims CPU per minute', 's', 'cpu+shims', only),
     s.steady.row('scale', `RSS after ${env.steadySeconds} s polling, daemon`, 'MiB', 'rss', only),
+    ...RESTART_SIGNALS.map((signal) =>
+      s.restart.row('scale', `${signal} -> exec to serving, ${n * CONTAINER_NAMES.length} containers running`, 'ms', signal, only),
+    ),
     s.teardown.row('scale', `tear-down ${n} pods (${PODS_IN_FLIGHT} in flight), wall`, 'ms', 'wall', only),
     s.teardown.row('scale', 'tear-down, per pod p50', 'ms', 'pod', p50),
     s.teardown.row('scale', 'tear-down, per pod p99', 'ms', 'pod', p99),
