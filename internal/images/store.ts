@@ -54,22 +54,22 @@ export class ImageStore {
   }
 
   tryGet(name: string): ImageRecord | undefined {
-    const row = this.db.sqlite.prepare('SELECT * FROM images WHERE name = ?').get(name) as Row | undefined;
+    const row = this.db.prepare('SELECT * FROM images WHERE name = ?').get(name) as Row | undefined;
     return row && fromRow(row);
   }
 
   list(): ImageRecord[] {
-    return (this.db.sqlite.prepare('SELECT * FROM images ORDER BY name').all() as Row[]).map(fromRow);
+    return (this.db.prepare('SELECT * FROM images ORDER BY name').all() as Row[]).map(fromRow);
   }
 
   listByConfig(configDigest: string): ImageRecord[] {
-    const rows = this.db.sqlite.prepare('SELECT * FROM images WHERE config_digest = ? ORDER BY name').all(configDigest);
+    const rows = this.db.prepare('SELECT * FROM images WHERE config_digest = ? ORDER BY name').all(configDigest);
     return (rows as Row[]).map(fromRow);
   }
 
   /** Config digests (image IDs) whose hex starts with `hexPrefix`. */
   idsWithPrefix(hexPrefix: string): string[] {
-    const rows = this.db.sqlite
+    const rows = this.db
       .prepare("SELECT DISTINCT config_digest FROM images WHERE config_digest LIKE ? ESCAPE '\\' ORDER BY 1")
       .all(`sha256:${hexPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) as { config_digest: string }[];
     return rows.map((r) => r.config_digest);
@@ -81,7 +81,7 @@ export class ImageStore {
     if (!isDigest(image.target.digest)) throw invalidArgument(`image ${image.name}: invalid target digest ${image.target.digest}`);
     if (!isDigest(image.configDigest)) throw invalidArgument(`image ${image.name}: invalid config digest ${image.configDigest}`);
     const now = Date.now();
-    this.db.sqlite
+    this.db
       .prepare(
         `INSERT INTO images (name, media_type, digest, size, config_digest, labels, created_at, updated_at)
          VALUES (@name, @media_type, @digest, @size, @config_digest, @labels, @now, @now)
@@ -112,7 +112,7 @@ export class ImageStore {
   }
 
   delete(name: string): void {
-    const res = this.db.sqlite.prepare('DELETE FROM images WHERE name = ?').run(name);
+    const res = this.db.prepare('DELETE FROM images WHERE name = ?').run(name);
     if (res.changes === 0) throw notFound(`image ${JSON.stringify(name)} not found`);
   }
 }

@@ -11,6 +11,7 @@ export type Sqlite = Database.Database;
 
 export class MetadataDB {
   readonly sqlite: Sqlite;
+  private readonly statements = new Map<string, Database.Statement>();
 
   private constructor(sqlite: Sqlite) {
     this.sqlite = sqlite;
@@ -46,6 +47,20 @@ export class MetadataDB {
       if (outermost && this.sqlite.inTransaction) throw stuck(err);
       throw writeFailure(err);
     }
+  }
+
+  /**
+   * The prepared statement for `sql`, made once per connection: parsing the same SQL again at every
+   * call was a visible share of a pod start's CPU (issue 16). Callers use get/all/run only and never
+   * change a statement's mode (pluck, raw, expand), which would change it for every caller.
+   */
+  prepare(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.sqlite.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   get schemaVersion(): number {

@@ -91,7 +91,7 @@ export class ContainerStore extends RecordStore<ContainerMetadata, ContainerStat
   updateSpec(id: string, spec: unknown): void {
     const container = this.get(id);
     this.db.tx(() => {
-      this.db.sqlite.prepare('UPDATE containers SET spec = ? WHERE id = ?').run(toJSON(spec), container.id);
+      this.db.prepare('UPDATE containers SET spec = ? WHERE id = ?').run(toJSON(spec), container.id);
     });
     (container as { spec: unknown }).spec = spec;
   }

@@ -33,7 +33,7 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
   /** Reloads every record from the database (at start). */
   load(): R[] {
     this.records.clear();
-    const rows = this.db.sqlite.prepare(`SELECT * FROM ${this.table.table}`).all() as Record<string, unknown>[];
+    const rows = this.db.prepare(`SELECT * FROM ${this.table.table}`).all() as Record<string, unknown>[];
     for (const row of rows) {
       const record = this.hydrate(row, fromJSON<M>(String(row.metadata)), fromJSON<S>(String(row.status)));
       this.records.set(record.id, record);
@@ -52,7 +52,7 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
     };
     const names = Object.keys(columns);
     this.db.tx(() => {
-      this.db.sqlite
+      this.db
         .prepare(`INSERT INTO ${this.table.table} (${names.join(', ')}) VALUES (${names.map((n) => '@' + n).join(', ')})`)
         .run(columns);
     });
@@ -91,7 +91,7 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
     if (!record) throw notFound(`${this.table.what} "${id}" not found`);
     const next = fn(structuredClone(record.status));
     this.db.tx(() => {
-      this.db.sqlite.prepare(`UPDATE ${this.table.table} SET status = ? WHERE id = ?`).run(toJSON(next), id);
+      this.db.prepare(`UPDATE ${this.table.table} SET status = ? WHERE id = ?`).run(toJSON(next), id);
     });
     record.status = next;
     return next;
@@ -103,7 +103,7 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
     if (!record) throw notFound(`${this.table.what} "${id}" not found`);
     const next = fn(structuredClone(record.metadata));
     this.db.tx(() => {
-      this.db.sqlite.prepare(`UPDATE ${this.table.table} SET metadata = ? WHERE id = ?`).run(toJSON(next), id);
+      this.db.prepare(`UPDATE ${this.table.table} SET metadata = ? WHERE id = ?`).run(toJSON(next), id);
     });
     (record as { metadata: M }).metadata = next;
     return next;
@@ -111,7 +111,7 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
 
   delete(id: string): void {
     this.db.tx(() => {
-      this.db.sqlite.prepare(`DELETE FROM ${this.table.table} WHERE id = ?`).run(id);
+      this.db.prepare(`DELETE FROM ${this.table.table} WHERE id = ?`).run(id);
     });
     this.records.delete(id);
   }

@@ -18,7 +18,7 @@ export class SnapshotStore {
   constructor(readonly db: MetadataDB) {}
 
   get(key: string): SnapshotRow | undefined {
-    return this.db.sqlite.prepare('SELECT * FROM snapshots WHERE key = ?').get(key) as SnapshotRow | undefined;
+    return this.db.prepare('SELECT * FROM snapshots WHERE key = ?').get(key) as SnapshotRow | undefined;
   }
 
   mustGet(key: string): SnapshotRow {
@@ -40,41 +40,41 @@ export class SnapshotStore {
   }
 
   hasChildren(key: string): boolean {
-    return this.db.sqlite.prepare('SELECT 1 FROM snapshots WHERE parent = ? LIMIT 1').get(key) !== undefined;
+    return this.db.prepare('SELECT 1 FROM snapshots WHERE parent = ? LIMIT 1').get(key) !== undefined;
   }
 
   hasId(id: number): boolean {
-    return this.db.sqlite.prepare('SELECT 1 FROM snapshots WHERE id = ?').get(id) !== undefined;
+    return this.db.prepare('SELECT 1 FROM snapshots WHERE id = ?').get(id) !== undefined;
   }
 
   maxId(): number {
-    const row = this.db.sqlite.prepare('SELECT COALESCE(MAX(id), 0) AS max FROM snapshots').get() as { max: number };
+    const row = this.db.prepare('SELECT COALESCE(MAX(id), 0) AS max FROM snapshots').get() as { max: number };
     return row.max;
   }
 
   insert(row: SnapshotRow): void {
-    this.db.sqlite
+    this.db
       .prepare('INSERT INTO snapshots (key, id, kind, parent, labels, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(row.key, row.id, row.kind, row.parent, row.labels, row.created_at, row.updated_at);
   }
 
   /** Renames an active row to its committed name, optionally setting its parent. */
   commit(key: string, name: string, parent: string | null, labels: string, now: number): void {
-    this.db.sqlite
+    this.db
       .prepare("UPDATE snapshots SET key = ?, kind = 'committed', parent = ?, labels = ?, updated_at = ? WHERE key = ?")
       .run(name, parent, labels, now, key);
   }
 
   setLabels(key: string, labels: string, now: number): void {
-    this.db.sqlite.prepare('UPDATE snapshots SET labels = ?, updated_at = ? WHERE key = ?').run(labels, now, key);
+    this.db.prepare('UPDATE snapshots SET labels = ?, updated_at = ? WHERE key = ?').run(labels, now, key);
   }
 
   delete(key: string): void {
-    this.db.sqlite.prepare('DELETE FROM snapshots WHERE key = ?').run(key);
+    this.db.prepare('DELETE FROM snapshots WHERE key = ?').run(key);
   }
 
   all(): SnapshotRow[] {
-    return this.db.sqlite.prepare('SELECT * FROM snapshots ORDER BY id').all() as SnapshotRow[];
+    return this.db.prepare('SELECT * FROM snapshots ORDER BY id').all() as SnapshotRow[];
   }
 }
 

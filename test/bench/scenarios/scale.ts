@@ -82,6 +82,7 @@ class PeerRun {
 
   async start(): Promise<KubeletPod[]> {
     const { env, peer } = this;
+    const cpuBefore = cpuOf(peer, []).daemon;
     const wallStart = process.hrtime.bigint();
     const results = await runPool(env.scalePods, PODS_IN_FLIGHT, async (k) => {
       const start = process.hrtime.bigint();
@@ -93,6 +94,7 @@ class PeerRun {
     const failure = firstFailure(results);
     if (failure !== undefined) throw failure;
     this.add('start', 'wall', wall);
+    this.add('start', 'cpu', cpuOf(peer, []).daemon - cpuBefore);
     const pods = results.map((r) => (r as PromiseFulfilledResult<KubeletPod>).value);
     // Untimed: the netns paths, so the bench's sweep can find any the daemon leaves behind.
     for (const pod of pods) {
@@ -211,6 +213,7 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
     s.start.row('scale', `start ${n} pods (${PODS_IN_FLIGHT} in flight), wall`, 'ms', 'wall', only),
     s.start.row('scale', 'start, per pod p50', 'ms', 'pod', p50),
     s.start.row('scale', 'start, per pod p99', 'ms', 'pod', p99),
+    s.start.row('scale', `start ${n} pods, daemon CPU`, 's', 'cpu', only),
     ...QUERY_FIGURES.flatMap((figure) => [
       s.queries[figure].row('scale', `${figure} p50 (${n} pods)`, 'ms', figure, p50),
       s.queries[figure].row('scale', `${figure} p99 (${n} pods)`, 'ms', figure, p99),

@@ -69,6 +69,19 @@ describe('ContainerStore', () => {
     expect(reopened.load()).toHaveLength(0);
   });
 
+  it('prepares each statement once per connection, and a cached one serves every later write', () => {
+    const db = MetadataDB.open(join(dir, 'meta.db'));
+    const prepare = jest.spyOn(db.sqlite, 'prepare');
+    const store = new ContainerStore(db);
+    store.add(meta(hex('a'), 'one'), {}, created);
+    for (let pid = 1; pid <= 5; pid++) store.updateStatus(hex('a'), (s) => ({ ...s, pid, startedAt: '5' }));
+    const updates = prepare.mock.calls.filter(([sql]) => sql.startsWith('UPDATE containers SET status'));
+    expect(updates).toHaveLength(1);
+    expect(db.prepare('SELECT 1')).toBe(db.prepare('SELECT 1'));
+    db.close();
+    expect(new ContainerStore(MetadataDB.open(join(dir, 'meta.db'))).load()[0]!.status.pid).toBe(5);
+  });
+
   it('refuses a second container with the same name at the database level', () => {
     const db = MetadataDB.open(join(dir, 'meta.db'));
     const store = new ContainerStore(db);
