@@ -141,4 +141,59 @@ describe('the stats pass over pods with their own cgroup parents', () => {
     expect(num(image!.inodes_used)).toBe(inodes);
     expect(BigInt(String(image!.timestamp))).toBeLessThanOrEqual(BigInt(Date.now()) * 1_000_000n);
   });
+
+  test('ImageFsInfo answers from its last figure while it measures again, and waits once that figure is old or forgotten', async () => {
+    const daemon = new CriService({ ...svc.deps, runtime: { ...svc.rt } });
+    const sn = daemon.rt.snapshotter;
+    const walk = sn.walk.bind(sn);
+    // Each walk (one per measurement) waits for its gate, so "answered without measuring" is visible.
+    const gates: Array<() => void> = [];
+    jest.spyOn(sn, 'walk').mockImplementation(async (fn) => {
+      await new Promise<void>((open) => gates.push(open));
+      return walk(fn);
+    });
+    const settled = async <T>(p: Promise<T>): Promise<boolean> => {
+      let done = false;
+      void p.then(() => (done = true), () => (done = true));
+      for (let i = 0; i < 20; i++) await Promise.resolve();
+      return done;
+    };
+    const stamp = (r: Awaited<ReturnType<typeof imageFsInfo>>) => String(r.image_filesystems![0]!.timestamp);
+    const start = Date.now();
+    const now = jest.spyOn(Date, 'now').mockReturnValue(start);
+
+    const firstCall = imageFsInfo(daemon, {});
+    expect(await settled(firstCall)).toBe(false); // nothing measured yet: it waits
+    gates.shift()!();
+    const first = await firstCall;
+    expect(sn.walk).toHaveBeenCalledTimes(1);
+
+    now.mockReturnValue(start + 3_000); // fresh: no measurement
+    expect(stamp(await imageFsInfo(daemon, {}))).toBe(stamp(first));
+    expect(sn.walk).toHaveBeenCalledTimes(1);
+
+    now.mockReturnValue(start + 10_000); // stale: the last figure now, a measurement behind it
+    const staleCall = imageFsInfo(daemon, {});
+    expect(await settled(staleCall)).toBe(true);
+    expect(stamp(await staleCall)).toBe(stamp(first));
+    expect(sn.walk).toHaveBeenCalledTimes(2);
+    expect(stamp(await imageFsInfo(daemon, {}))).toBe(stamp(first)); // one measurement at a time
+    expect(sn.walk).toHaveBeenCalledTimes(2);
+    gates.shift()!();
+    await new Promise((r) => setImmediate(r));
+
+    now.mockReturnValue(start + 40_000); // too old: waits for a new one
+    const oldCall = imageFsInfo(daemon, {});
+    expect(await settled(oldCall)).toBe(false);
+    gates.shift()!();
+    await oldCall;
+    expect(sn.walk).toHaveBeenCalledTimes(3);
+
+    forgetImageFsUsage(daemon.rt); // after a pull or a removal: the next call waits too
+    const afterForget = imageFsInfo(daemon, {});
+    expect(await settled(afterForget)).toBe(false);
+    gates.shift()!();
+    await afterForget;
+    expect(sn.walk).toHaveBeenCalledTimes(4);
+  });
 });
