@@ -4,9 +4,9 @@
 // from the figures container stats keep, measured at most once per 10 s for both; a walk of every
 // layer on each call cost more than all the kubelet's other polling together. A figure under 5 s old
 // is served as is; one under 20 s old is served while a new one is measured in the background, as
-// containerd serves its syncer's last figure (the kubelet asks every 10 s: a call never waits for a
-// walk of every writable layer, which was this call's p99 at 110 pods); an older one, or none, is
-// waited for. After a pull, an import or a removal the next call waits for a new figure.
+// containerd serves its syncer's last figure (the kubelet asks every 10 s, so its calls do not wait
+// for a walk of every writable layer); an older one, or none, is waited for. After a pull, an import
+// or a removal the next call waits for a new figure.
 import { join } from 'node:path';
 import type { FilesystemUsage } from '../../api/gen/runtime/v1/FilesystemUsage';
 import type { ImageFsInfoRequest__Output } from '../../api/gen/runtime/v1/ImageFsInfoRequest';
