@@ -13,11 +13,10 @@ import { Aborted, isUnimplemented, messageOf, RpcFailed } from './errors';
 import { POD_UID_LABEL } from './kubelet_pod';
 import type { BenchContext } from './pods';
 import type { Peer } from './peers/peer';
+import { pollCalls, type PollCalls, type PollConnection } from './poll_calls';
 
 const RELIST_PERIOD_MS = 1_000;
 const STATS_PERIOD_MS = 10_000;
-const RPC_DEADLINE_MS = 60_000;
-const opts = () => ({ deadline: Date.now() + RPC_DEADLINE_MS });
 
 /** Pod UID -> (sandbox or container ID -> state), what the PLEG compares between relists. */
 type Snapshot = Map<string, Map<string, string>>;
@@ -57,7 +56,7 @@ export class KubeletPoller {
   private readonly unimplemented = new Set<string>();
 
   private constructor(
-    private readonly peer: Peer,
+    private readonly calls: PollCalls,
     private readonly ctx: BenchContext,
     private readonly stream: ClientReadableStream<ContainerEventResponse__Output>,
   ) {
@@ -67,9 +66,12 @@ export class KubeletPoller {
     });
   }
 
-  /** Opens the events stream and takes the PLEG's first snapshot (neither is in the window). */
-  static async open(peer: Peer, ctx: BenchContext): Promise<KubeletPoller> {
-    const poller = new KubeletPoller(peer, ctx, peer.cri.raw.runtime.GetContainerEvents({}));
+  /**
+   * Opens the events stream and takes the PLEG's first snapshot (neither is in the window). The
+   * polling calls go over `connection`; the events stream is always on the peer's long-lived client.
+   */
+  static async open(peer: Peer, ctx: BenchContext, connection: PollConnection = 'long-lived'): Promise<KubeletPoller> {
+    const poller = new KubeletPoller(pollCalls(peer, connection), ctx, peer.cri.raw.runtime.GetContainerEvents({}));
     try {
       poller.snapshot = await poller.list();
     } catch (err) {
@@ -80,9 +82,8 @@ export class KubeletPoller {
   }
 
   private async list(): Promise<Snapshot> {
-    const runtime = this.peer.cri.runtime;
-    const { items } = await rpc('ListPodSandbox', () => runtime.ListPodSandbox({}, opts()));
-    const { containers } = await rpc('ListContainers', () => runtime.ListContainers({}, opts()));
+    const { items } = await rpc('ListPodSandbox', () => this.calls.listPodSandbox({}));
+    const { containers } = await rpc('ListContainers', () => this.calls.listContainers({}));
     const snapshot: Snapshot = new Map();
     const of = (uid: string) => snapshot.get(uid) ?? snapshot.set(uid, new Map()).get(uid)!;
     for (const pod of items) of(pod.metadata?.uid ?? '').set(pod.id, pod.state);
@@ -92,15 +93,14 @@ export class KubeletPoller {
 
   /** What the kubelet's GetPodStatus asks of the runtime for one pod. */
   private async inspect(uid: string): Promise<void> {
-    const runtime = this.peer.cri.runtime;
     const label_selector = { [POD_UID_LABEL]: uid };
-    const { items } = await rpc('ListPodSandbox', () => runtime.ListPodSandbox({ filter: { label_selector } }, opts()));
+    const { items } = await rpc('ListPodSandbox', () => this.calls.listPodSandbox({ filter: { label_selector } }));
     for (const pod of items) {
-      await rpc('PodSandboxStatus', () => runtime.PodSandboxStatus({ pod_sandbox_id: pod.id }, opts()));
+      await rpc('PodSandboxStatus', () => this.calls.podSandboxStatus({ pod_sandbox_id: pod.id }));
     }
-    const { containers } = await rpc('ListContainers', () => runtime.ListContainers({ filter: { label_selector } }, opts()));
+    const { containers } = await rpc('ListContainers', () => this.calls.listContainers({ filter: { label_selector } }));
     for (const c of containers) {
-      await rpc('ContainerStatus', () => runtime.ContainerStatus({ container_id: c.id }, opts()));
+      await rpc('ContainerStatus', () => this.calls.containerStatus({ container_id: c.id }));
     }
   }
 
@@ -117,11 +117,10 @@ export class KubeletPoller {
 
   /** The summary's calls; one the runtime does not implement is left out from then on (the kubelet falls back to cAdvisor). */
   private async statsPass(): Promise<void> {
-    const { runtime, image } = this.peer.cri;
     const calls: Array<[string, () => Promise<unknown>]> = [
-      ['ListContainerStats', () => runtime.ListContainerStats({}, opts())],
-      ['ListPodSandboxStats', () => runtime.ListPodSandboxStats({}, opts())],
-      ['ImageFsInfo', () => image.ImageFsInfo({}, opts())],
+      ['ListContainerStats', () => this.calls.listContainerStats()],
+      ['ListPodSandboxStats', () => this.calls.listPodSandboxStats()],
+      ['ImageFsInfo', () => this.calls.imageFsInfo()],
     ];
     for (const [name, call] of calls) {
       if (this.unimplemented.has(name)) continue;

@@ -6,7 +6,7 @@
 import hpack from 'hpack.js';
 import * as net from 'node:net';
 import type * as grpc from '@grpc/grpc-js';
-import { runtimeServiceDefinition } from '../../internal/api/cri';
+import { imageServiceDefinition, runtimeServiceDefinition } from '../../internal/api/cri';
 import { frame, PREFACE } from '../../internal/h2/authority_rewrite';
 import { grpcRequestHeaders } from './h2_abuse';
 
@@ -41,8 +41,18 @@ interface Call {
   body: Buffer;
 }
 
-/** Runs `calls` in order on one fresh connection; resolves with each answer's message bytes. */
-function runCalls(socket: string, authority: string, calls: Call[]): Promise<Buffer[]> {
+/** A WINDOW_UPDATE giving back `bytes` on `streamId` (0: the connection). */
+function windowUpdate(streamId: number, bytes: number): Buffer {
+  const increment = Buffer.alloc(4);
+  increment.writeUInt32BE(bytes);
+  return frame(WINDOW_UPDATE, 0, streamId, increment);
+}
+
+/**
+ * Runs `calls` in order on one fresh connection; resolves with each answer's message bytes. With
+ * `timeoutMs`, a connection still unanswered by then is dropped and the promise rejects.
+ */
+function runCalls(socket: string, authority: string, calls: Call[], timeoutMs = 0): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
     const conn = net.connect(socket);
     const decoder = hpack.decompressor.create({ table: { size: 4096 } });
@@ -51,9 +61,11 @@ function runCalls(socket: string, authority: string, calls: Call[]): Promise<Buf
     let data: Buffer[] = [];
     let next = 0;
     let settled = false;
+    const timer = timeoutMs > 0 ? setTimeout(() => fail(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs) : undefined;
     const fail = (err: Error) => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       conn.destroy();
       reject(err);
     };
@@ -74,12 +86,11 @@ function runCalls(socket: string, authority: string, calls: Call[]): Promise<Buf
       answers.push(body.subarray(5));
       data = [];
       // grpc-go's BDP ping after an answer, then the next call or the exit.
-      const increment = Buffer.alloc(4);
-      increment.writeUInt32BE(body.length || 1);
-      conn.write(Buffer.concat([frame(WINDOW_UPDATE, 0, 0, increment), frame(PING, 0, 0, Buffer.alloc(8))]));
+      conn.write(Buffer.concat([windowUpdate(0, body.length || 1), frame(PING, 0, 0, Buffer.alloc(8))]));
       next++;
       if (next < calls.length) return send();
       settled = true;
+      clearTimeout(timer);
       conn.end();
       conn.destroy();
       resolve(answers);
@@ -94,6 +105,7 @@ function runCalls(socket: string, authority: string, calls: Call[]): Promise<Buf
         if (buffered.length < 9 + length) break;
         const type = buffered[3];
         const flags = buffered[4];
+        const streamId = buffered.readUInt32BE(5) & 0x7fffffff;
         const payload = buffered.subarray(9, 9 + length);
         buffered = buffered.subarray(9 + length);
         if (type === SETTINGS && !(flags & ACK)) {
@@ -103,6 +115,8 @@ function runCalls(socket: string, authority: string, calls: Call[]): Promise<Buf
           onHeaders(flags, payload);
         } else if (type === DATA) {
           data.push(Buffer.from(payload));
+          // As grpc-go does (in batches), give the window back, so answers over 64 KiB keep coming.
+          if (length > 0) conn.write(Buffer.concat([windowUpdate(0, length), windowUpdate(streamId, length)]));
         }
       }
     });
@@ -110,19 +124,35 @@ function runCalls(socket: string, authority: string, calls: Call[]): Promise<Buf
 }
 
 type RuntimeMethod = keyof ReturnType<typeof runtimeServiceDefinition> & string;
+type ImageMethod = keyof ReturnType<typeof imageServiceDefinition> & string;
+type Methods = Record<string, grpc.MethodDefinition<unknown, unknown>>;
+
+/** `def` on a fresh connection after Version, as crictl calls every method of either service. */
+async function callAfterVersion<Res>(
+  socket: string,
+  def: grpc.MethodDefinition<unknown, unknown>,
+  request: unknown,
+  authority: string,
+  timeoutMs: number,
+): Promise<Res> {
+  const version = (runtimeServiceDefinition() as unknown as Methods).Version!;
+  const answers = await runCalls(socket, authority, [
+    { streamId: 1, path: version.path, body: version.requestSerialize({ version: 'v1' }) },
+    { streamId: 3, path: def.path, body: def.requestSerialize(request) },
+  ], timeoutMs);
+  return def.responseDeserialize(answers[1]!) as Res;
+}
 
 /**
  * One RuntimeService call the way crictl makes it: a fresh connection, Version first, then
  * `method`; the connection is dropped as soon as the answer is in. `authority` defaults to the
- * socket path, as those clients send it.
+ * socket path, as those clients send it; a `timeoutMs` over 0 bounds the whole exchange.
  */
-export async function goStyleCall<Res = unknown>(socket: string, method: RuntimeMethod, request: unknown, authority = socket): Promise<Res> {
-  const service = runtimeServiceDefinition() as unknown as Record<string, grpc.MethodDefinition<unknown, unknown>>;
-  const version = service.Version;
-  const def = service[method];
-  const answers = await runCalls(socket, authority, [
-    { streamId: 1, path: version.path, body: version.requestSerialize({ version: 'v1' }) },
-    { streamId: 3, path: def.path, body: def.requestSerialize(request) },
-  ]);
-  return def.responseDeserialize(answers[1]) as Res;
+export function goStyleCall<Res = unknown>(socket: string, method: RuntimeMethod, request: unknown, authority = socket, timeoutMs = 0): Promise<Res> {
+  return callAfterVersion<Res>(socket, (runtimeServiceDefinition() as unknown as Methods)[method]!, request, authority, timeoutMs);
+}
+
+/** goStyleCall for an ImageService method. */
+export function goStyleImageCall<Res = unknown>(socket: string, method: ImageMethod, request: unknown, authority = socket, timeoutMs = 0): Promise<Res> {
+  return callAfterVersion<Res>(socket, (imageServiceDefinition() as unknown as Methods)[method]!, request, authority, timeoutMs);
 }

@@ -164,6 +164,31 @@ function validateNamespaceModes(ns: { network: string; pid: string; ipc: string 
   }
 }
 
+// The IPC namespace's sysctls besides fs.mqueue.*, as runc lists them.
+const IPC_SYSCTLS = new Set([
+  'kernel.msgmax',
+  'kernel.msgmnb',
+  'kernel.msgmni',
+  'kernel.sem',
+  'kernel.shmall',
+  'kernel.shmmax',
+  'kernel.shmmni',
+  'kernel.shm_rmid_forced',
+]);
+
+/**
+ * Why runc would refuse sysctl `key` for the pod (libcontainer/configs/validate), or undefined:
+ * only a namespace the pod has its own of may be changed. Refused here it is InvalidArgument,
+ * not the UNKNOWN of a failed runc create. A pod on the host network has the host's UTS too.
+ */
+function sysctlNamespaceProblem(key: string, hostNetwork: boolean, hostIpc: boolean): string | undefined {
+  if (IPC_SYSCTLS.has(key) || key.startsWith('fs.mqueue.')) return hostIpc ? 'is not allowed in the host IPC namespace' : undefined;
+  if (key.startsWith('net.')) return hostNetwork ? 'is not allowed in the host network namespace' : undefined;
+  if (key === 'kernel.domainname' && !hostNetwork) return undefined;
+  if (key === 'kernel.hostname' && !hostNetwork) return 'conflicts with the hostname field';
+  return 'is not in a separate kernel namespace';
+}
+
 /** Checks a RunPodSandbox config. */
 export function validateSandboxConfig(config: PodSandboxConfig__Output | null | undefined): void {
   if (config === null || config === undefined) throw invalidArgument('sandbox config is required');
@@ -177,8 +202,11 @@ export function validateSandboxConfig(config: PodSandboxConfig__Output | null | 
   if (linux.cgroup_parent !== '' && linux.cgroup_parent.split('/').includes('..')) {
     throw invalidArgument(`sandbox config linux.cgroup_parent ${JSON.stringify(linux.cgroup_parent)} must not contain ".."`);
   }
+  const namespaces = linux.security_context?.namespace_options;
   for (const key of Object.keys(linux.sysctls ?? {})) {
     if (key === '' || /\s/.test(key)) throw invalidArgument(`sandbox config linux.sysctls key ${JSON.stringify(key)} is invalid`);
+    const problem = sysctlNamespaceProblem(key, namespaces?.network === 'NODE', namespaces?.ipc === 'NODE');
+    if (problem) throw invalidArgument(`sandbox config linux.sysctls key ${JSON.stringify(key)} ${problem}`);
   }
   validateResources(linux.resources, 'sandbox config linux.resources');
   validateResources(linux.overhead, 'sandbox config linux.overhead');

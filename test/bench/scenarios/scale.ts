@@ -2,12 +2,15 @@
 // kubelet's maxPods; pause + 2 busybox containers each) started as the kubelet's pod workers
 // start them, at most 10 in flight; with all running, the kubelet's read calls timed one by one
 // (scale_queries.ts); `steadySeconds` of the kubelet's polling (kubelet_poll.ts) with the daemon's
-// CPU seconds (and its shims') from /proc, per minute; one SIGTERM and one SIGKILL restart of the
-// daemon, timed to serving with all containers RUNNING (restart.ts's check); the pods torn down 10 in flight (StopPodSandbox +
-// RemovePodSandbox). RSS at N pods goes to the memory rows. The pods' removal is on the cleanup
-// stack from before the first one exists, so a failure or SIGINT never leaves them behind.
+// CPU seconds (and its shims') from /proc, per minute, once on one long-lived connection and once
+// with a connection per call as crictl 1.26 makes them (poll_calls.ts); one SIGTERM and one SIGKILL
+// restart of the daemon, timed to serving with all containers RUNNING (restart.ts's check); the
+// pods torn down 10 in flight (StopPodSandbox + RemovePodSandbox). RSS at N pods goes to the memory
+// rows. The pods' removal is on the cleanup stack from before the first one exists, so a failure or
+// SIGINT never leaves them behind.
 import { Aborted } from '../errors';
 import { KubeletPoller } from '../kubelet_poll';
+import { POLL_CONNECTIONS } from '../poll_calls';
 import { CONTAINER_NAMES, removeKubeletPod, startKubeletPod, type KubeletPod } from '../kubelet_pod';
 import { netnsPathFromInfo } from '../netns';
 import type { Peer } from '../peers/peer';
@@ -133,25 +136,27 @@ class PeerRun {
 
     this.phase = 'steady';
     const shimPids = peer.shims().map((s) => s.pid);
-    const poller = await KubeletPoller.open(peer, env.ctx);
-    try {
-      const before = cpuOf(peer, shimPids);
-      const polled = await poller.run(env.steadySeconds);
-      const after = cpuOf(peer, shimPids);
-      // A stats pass begun near the end finishes past it: CPU is given per minute of the window as run.
-      const perMinute = 60_000 / polled.windowMs;
-      this.add('steady', 'cpu', (after.daemon - before.daemon) * perMinute);
-      this.add('steady', 'cpu+shims', (after.withShims - before.withShims) * perMinute);
-      this.add('steady', 'window', polled.windowMs / 1000);
-      this.add('steady', 'rss', measureRss(peer).daemon);
-      env.log(
-        `scale: ${peer.name} polling ${(polled.windowMs / 1000).toFixed(1)} s: ${polled.relists} relists, ` +
-          `${polled.inspections} pods inspected, ${polled.statsPasses} stats passes` +
-          `${polled.unimplemented.length > 0 ? ` (UNIMPLEMENTED, left out: ${polled.unimplemented.join(', ')})` : ''}, ` +
-          `events stream: ${typeof polled.events === 'number' ? `${polled.events} events` : `not open (${polled.events})`}`,
-      );
-    } finally {
-      poller.close();
+    for (const connection of POLL_CONNECTIONS) {
+      const poller = await KubeletPoller.open(peer, env.ctx, connection);
+      try {
+        const before = cpuOf(peer, shimPids);
+        const polled = await poller.run(env.steadySeconds);
+        const after = cpuOf(peer, shimPids);
+        // A stats pass begun near the end finishes past it: CPU is given per minute of the window as run.
+        const perMinute = 60_000 / polled.windowMs;
+        this.add('steady', `cpu ${connection}`, (after.daemon - before.daemon) * perMinute);
+        this.add('steady', `cpu+shims ${connection}`, (after.withShims - before.withShims) * perMinute);
+        this.add('steady', `window ${connection}`, polled.windowMs / 1000);
+        if (connection === 'long-lived') this.add('steady', 'rss', measureRss(peer).daemon);
+        env.log(
+          `scale: ${peer.name} polling (${connection}) ${(polled.windowMs / 1000).toFixed(1)} s: ${polled.relists} relists, ` +
+            `${polled.inspections} pods inspected, ${polled.statsPasses} stats passes` +
+            `${polled.unimplemented.length > 0 ? ` (UNIMPLEMENTED, left out: ${polled.unimplemented.join(', ')})` : ''}, ` +
+            `events stream: ${typeof polled.events === 'number' ? `${polled.events} events` : `not open (${polled.events})`}`,
+        );
+      } finally {
+        poller.close();
+      }
     }
 
     this.phase = 'restart';
@@ -218,9 +223,14 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
       s.queries[figure].row('scale', `${figure} p50 (${n} pods)`, 'ms', figure, p50),
       s.queries[figure].row('scale', `${figure} p99 (${n} pods)`, 'ms', figure, p99),
     ]),
-    s.steady.row('scale', `kubelet polling (${env.steadySeconds} s asked), window as run`, 's', 'window', only),
-    s.steady.row('scale', 'kubelet polling, daemon CPU per minute', 's', 'cpu', only),
-    s.steady.row('scale', 'kubelet polling, daemon+shims CPU per minute', 's', 'cpu+shims', only),
+    ...POLL_CONNECTIONS.flatMap((connection) => {
+      const how = connection === 'long-lived' ? 'one long-lived connection' : 'a connection per call, crictl 1.26 style';
+      return [
+        s.steady.row('scale', `kubelet polling (${env.steadySeconds} s asked, ${how}), window as run`, 's', `window ${connection}`, only),
+        s.steady.row('scale', `kubelet polling (${how}), daemon CPU per minute`, 's', `cpu ${connection}`, only),
+        s.steady.row('scale', `kubelet polling (${how}), daemon+shims CPU per minute`, 's', `cpu+shims ${connection}`, only),
+      ];
+    }),
     s.steady.row('scale', `RSS after ${env.steadySeconds} s polling, daemon`, 'MiB', 'rss', only),
     ...RESTART_SIGNALS.map((signal) =>
       s.restart.row('scale', `${signal} -> exec to serving, ${n * CONTAINER_NAMES.length} containers running`, 'ms', signal, only),

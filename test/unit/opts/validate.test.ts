@@ -76,6 +76,12 @@ describe('validateSandboxConfig', () => {
     expect(() => validateSandboxConfig(podConfig())).not.toThrow();
   });
 
+  it('accepts the sysctls of namespaces the pod has its own of', () => {
+    const c = podConfig();
+    c.linux!.sysctls = { 'net.ipv4.ip_unprivileged_port_start': '0', 'kernel.shm_rmid_forced': '1', 'fs.mqueue.msg_max': '10', 'kernel.domainname': 'd' };
+    expect(() => validateSandboxConfig(c)).not.toThrow();
+  });
+
   const withLinux = (mutate: (c: PodSandboxConfig__Output) => void) => {
     const c = podConfig();
     mutate(c);
@@ -86,6 +92,25 @@ describe('validateSandboxConfig', () => {
     ['empty name', podConfig({ metadata: { name: '', uid: 'u', namespace: 'n', attempt: 0 } }), /metadata\.name is required/],
     ['cgroup parent with ..', withLinux((c) => (c.linux!.cgroup_parent = '/kubepods/../x')), /cgroup_parent "\/kubepods\/..\/x"/],
     ['blank sysctl key', withLinux((c) => (c.linux!.sysctls = { '': '1' })), /sysctls key ""/],
+    ['a sysctl of no namespace of the pod', withLinux((c) => (c.linux!.sysctls = { 'vm.swappiness': '1' })), /"vm.swappiness" is not in a separate kernel namespace/],
+    ['a one-word sysctl', withLinux((c) => (c.linux!.sysctls = { s: 'a' })), /"s" is not in a separate kernel namespace/],
+    ['kernel.hostname', withLinux((c) => (c.linux!.sysctls = { 'kernel.hostname': 'h' })), /conflicts with the hostname field/],
+    [
+      'a net sysctl on the host network',
+      withLinux((c) => {
+        c.linux!.sysctls = { 'net.ipv4.ip_forward': '1' };
+        c.linux!.security_context = { ...c.linux!.security_context!, namespace_options: { network: 'NODE', pid: 'POD', ipc: 'POD', target_id: '', userns_options: null } };
+      }),
+      /"net.ipv4.ip_forward" is not allowed in the host network namespace/,
+    ],
+    [
+      'an IPC sysctl in the host IPC namespace',
+      withLinux((c) => {
+        c.linux!.sysctls = { 'kernel.shmmax': '1' };
+        c.linux!.security_context = { ...c.linux!.security_context!, namespace_options: { network: 'POD', pid: 'POD', ipc: 'NODE', target_id: '', userns_options: null } };
+      }),
+      /"kernel.shmmax" is not allowed in the host IPC namespace/,
+    ],
     ['bad overhead', withLinux((c) => (c.linux!.overhead = resources({ memory_limit_in_bytes: '-2' }))), /overhead\.memory_limit_in_bytes -2/],
     ['group without user', podConfig({}, { run_as_group: { value: '1' } }), /run_as_group is set without run_as_user/],
     ['uid past MaxInt32', podConfig({}, { run_as_user: { value: '2147483648' } }), /run_as_user 2147483648 is out of range/],

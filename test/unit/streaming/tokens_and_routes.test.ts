@@ -107,7 +107,9 @@ describe('stream creation timeout', () => {
       const url = f.server.getExec({ container_id: 'c1', cmd: ['true'], stdout: true, stderr: true });
       const client = await spdyUpgrade(url, ['v4.channel.k8s.io']);
       const closed = new Promise<void>((resolve) => client.socket.once('close', () => resolve()));
-      await openSpdyStream(client.conn, { streamtype: 'error' }); // stdout and stderr never come
+      // stdout and stderr never come. Under load the 200 ms may pass before the error stream's reply
+      // arrives, so the reply is not waited for: the session closing is what this is about.
+      openSpdyStream(client.conn, { streamtype: 'error' }).catch(() => undefined);
       await closed;
       expect(f.runtime.children).toHaveLength(0); // nothing was run
     } finally {
