@@ -8,10 +8,9 @@ import { performance } from 'node:perf_hooks';
 import { listContainerStats } from '../../../internal/cri/server/container_stats_list';
 import { listPodSandboxStats } from '../../../internal/cri/server/sandbox_stats_list';
 import type { CriService } from '../../../internal/cri/server/service';
-import type { ContainerMetadata } from '../../../internal/cri/store/container';
 import type { MetadataDB } from '../../../internal/metadata/db';
 import { CgroupFixture } from './cgroup_fixture';
-import { addReadySandbox, hexId, openStatsService } from './stats_service';
+import { addReadySandbox, addRunningContainer, hexId, openStatsService } from './stats_service';
 
 const PODS = 10;
 const PER_POD = 10;
@@ -35,14 +34,7 @@ describe('stats cost over 100 containers', () => {
         const cgroup = cg.create(`pod${p}/c${c}`);
         await cg.sleep(cgroup);
         await svc.rt.snapshotter.prepare(id, '');
-        const metadata: ContainerMetadata = {
-          id, name: `c${p}-${c}`, sandboxId: podId, imageRef: 'busybox', imageId: 'sha256:b', logPath: '', snapshotKey: id,
-          stateDir: dir, rootDir: dir, stopSignal: 'SIGTERM', runtimeHandler: 'runc', runtimeType: 'io.containerd.runc.v2',
-          config: { metadata: { name: `c${c}`, attempt: 0 }, labels: {}, annotations: {} } as unknown as ContainerMetadata['config'],
-        };
-        svc.rt.containers.add(metadata, { ociVersion: '1.0.2', linux: { cgroupsPath: cgroup } }, {
-          pid: 0, createdAt: '1', startedAt: '2', finishedAt: '0', exitCode: 0, reason: '', message: '', unknown: false,
-        });
+        addRunningContainer(svc, id, p, c, podId, dir, cgroup);
       }
     }
   });

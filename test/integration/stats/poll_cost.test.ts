@@ -12,11 +12,10 @@ import { listContainerStats } from '../../../internal/cri/server/container_stats
 import { forgetImageFsUsage, imageFsInfo } from '../../../internal/cri/server/image_fs_info';
 import { listPodSandboxStats } from '../../../internal/cri/server/sandbox_stats_list';
 import { CriService } from '../../../internal/cri/server/service';
-import type { ContainerMetadata } from '../../../internal/cri/store/container';
 import type { MetadataDB } from '../../../internal/metadata/db';
 import { withTempMount } from '../../../internal/mount';
 import { CgroupFixture } from './cgroup_fixture';
-import { addReadySandbox, hexId, openStatsService } from './stats_service';
+import { addReadySandbox, addRunningContainer, hexId, openStatsService } from './stats_service';
 // The module object itself (an `import * as` gets a copy), so a spy on it sees the readers' calls.
 import fs = require('node:fs');
 
@@ -56,14 +55,7 @@ describe('the stats pass over pods with their own cgroup parents', () => {
         const cgroup = cg.create(`pod${p}/c${c}`);
         await cg.sleep(cgroup);
         await withTempMount(await sn.prepare(id, LAYER), async (root) => writeFileSync(join(root, 'written'), Buffer.alloc(8192, 1)));
-        const metadata: ContainerMetadata = {
-          id, name: `c${p}-${c}`, sandboxId: podId, imageRef: 'busybox', imageId: 'sha256:b', logPath: '', snapshotKey: id,
-          stateDir: dir, rootDir: dir, stopSignal: 'SIGTERM', runtimeHandler: 'runc', runtimeType: 'io.containerd.runc.v2',
-          config: { metadata: { name: `c${c}`, attempt: 0 }, labels: {}, annotations: {} } as unknown as ContainerMetadata['config'],
-        };
-        svc.rt.containers.add(metadata, { ociVersion: '1.0.2', linux: { cgroupsPath: cgroup } }, {
-          pid: 0, createdAt: '1', startedAt: '2', finishedAt: '0', exitCode: 0, reason: '', message: '', unknown: false,
-        });
+        addRunningContainer(svc, id, p, c, podId, dir, cgroup);
       }
     }
   });

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { validateConfig } from '../../../internal/config/load';
 import { CriService, type RuntimeDeps } from '../../../internal/cri/server/service';
-import { ContainerStore } from '../../../internal/cri/store/container';
+import { ContainerStore, type ContainerMetadata } from '../../../internal/cri/store/container';
 import { SandboxStore, type SandboxMetadata } from '../../../internal/cri/store/sandbox';
 import { silentLogger } from '../../../internal/log/logger';
 import { MetadataDB } from '../../../internal/metadata/db';
@@ -41,4 +41,19 @@ export function addReadySandbox(svc: CriService, p: number, dir: string, cgroupP
   };
   svc.rt.sandboxes.add(sandbox, { state: 'ready', pid: 0, createdAt: '1', exitStatus: 0, exitedAt: '0' });
   return id;
+}
+
+/**
+ * Records a running container `c<p>-<c>` (ID `id`, its own snapshot key) of pod `podId` whose spec
+ * puts it in `cgroup`.
+ */
+export function addRunningContainer(svc: CriService, id: string, p: number, c: number, podId: string, dir: string, cgroup: string): void {
+  const metadata: ContainerMetadata = {
+    id, name: `c${p}-${c}`, sandboxId: podId, imageRef: 'busybox', imageId: 'sha256:b', logPath: '', snapshotKey: id,
+    stateDir: dir, rootDir: dir, stopSignal: 'SIGTERM', runtimeHandler: 'runc', runtimeType: 'io.containerd.runc.v2',
+    config: { metadata: { name: `c${c}`, attempt: 0 }, labels: {}, annotations: {} } as unknown as ContainerMetadata['config'],
+  };
+  svc.rt.containers.add(metadata, { ociVersion: '1.0.2', linux: { cgroupsPath: cgroup } }, {
+    pid: 0, createdAt: '1', startedAt: '2', finishedAt: '0', exitCode: 0, reason: '', message: '', unknown: false,
+  });
 }
