@@ -7,6 +7,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync
 import { join } from 'node:path';
 import { isAlive, processRef, terminate, type ProcessRef } from '../bench/procs';
 import { KubeletApi } from './kubelet_api';
+import { loopbackKubeletConfig, remoteRuntimeFlags } from './kubelet_config';
 
 export interface KubeletOptions {
   binary: string;
@@ -27,32 +28,9 @@ export const NODE_NAME = 'berth-e2e-node';
 
 function kubeletConfig(opts: KubeletOptions, manifestDir: string, overrides: Record<string, unknown>): Record<string, unknown> {
   return {
-    kind: 'KubeletConfiguration',
-    apiVersion: 'kubelet.config.k8s.io/v1beta1',
-    address: '127.0.0.1',
-    port: opts.port,
-    readOnlyPort: 0,
-    healthzPort: 0,
-    authentication: { anonymous: { enabled: true }, webhook: { enabled: false }, x509: {} },
-    authorization: { mode: 'AlwaysAllow' },
+    ...loopbackKubeletConfig(opts),
     staticPodPath: manifestDir,
     fileCheckFrequency: '1s',
-    syncFrequency: '10s',
-    cgroupDriver: 'cgroupfs',
-    cgroupsPerQOS: false,
-    enforceNodeAllocatable: [],
-    cgroupRoot: opts.cgroupRoot,
-    failSwapOn: false,
-    // Refuse to start rather than write host-wide sysctls (private_mounts.ts supplies its values).
-    protectKernelDefaults: true,
-    // No iptables chains in the host's tables (they are dockershim's business anyway).
-    makeIPTablesUtilChains: false,
-    oomScoreAdj: 0,
-    volumePluginDir: join(opts.dir, 'volume-plugins'),
-    // Nothing of the machine's own disk or memory use may evict the checks' pods.
-    evictionHard: { 'memory.available': '1Mi', 'nodefs.available': '1%', 'imagefs.available': '1%', 'nodefs.inodesFree': '1%' },
-    featureGates: { DevicePlugins: false },
-    serializeImagePulls: false,
     ...opts.extraConfig,
     ...overrides,
   };
@@ -94,18 +72,8 @@ export class Kubelet {
     const { opts } = this;
     const configPath = join(opts.dir, 'kubelet-config.json');
     writeFileSync(configPath, JSON.stringify(kubeletConfig(opts, this.manifestDir, this.overrides), null, 2));
-    const endpoint = `unix://${opts.runtimeSocket}`;
     const args = [
-      `--config=${configPath}`,
-      `--root-dir=${this.rootDir}`,
-      `--cert-dir=${join(opts.dir, 'pki')}`,
-      `--seccomp-profile-root=${join(opts.dir, 'seccomp')}`,
-      '--container-runtime=remote',
-      `--container-runtime-endpoint=${endpoint}`,
-      `--image-service-endpoint=${endpoint}`,
-      `--containerd=${opts.cadvisorContainerdSocket}`,
-      `--pod-infra-container-image=${opts.podInfraImage}`,
-      `--hostname-override=${NODE_NAME}`,
+      ...remoteRuntimeFlags({ ...opts, nodeName: NODE_NAME }, configPath),
       '--node-ip=127.0.0.1',
       '--enforce-node-allocatable=',
       // Dead-container GC (check i1) as 1.20's defaults have it, spelled out: a finished container

@@ -3,11 +3,12 @@
 // to 127.0.0.1, on loopback for exec, attach, logs and port-forward. No --node-ip: kubelet 1.20
 // refuses a loopback one and then publishes no address at all; left alone it records the host's
 // own address as InternalIP, which nothing here dials. Otherwise configured as
-// make e2e's standalone kubelet (test/e2e/kubelet.ts): remote CRI, cgroupfs under the run's cgroup
+// make e2e's standalone kubelet (both from ../kubelet_config.ts): remote CRI, cgroupfs under the run's cgroup
 // root, every port on 127.0.0.1, all its files under its own temp dir.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../harness/registry';
+import { loopbackKubeletConfig, remoteRuntimeFlags } from '../kubelet_config';
 import type { E2eRuntime } from '../runtimes';
 import { startProcess, waitHealthy, type ClusterProcess } from './processes';
 
@@ -25,48 +26,26 @@ export async function startNodeKubelet(opts: NodeKubeletOptions): Promise<Cluste
   mkdirSync(opts.dir, { recursive: true });
   const port = await freePort();
   const config = {
-    kind: 'KubeletConfiguration',
-    apiVersion: 'kubelet.config.k8s.io/v1beta1',
-    address: '127.0.0.1',
-    port,
-    readOnlyPort: 0,
+    ...loopbackKubeletConfig({ dir: opts.dir, port, cgroupRoot: opts.runtime.cgroupRoot }),
     healthzBindAddress: '127.0.0.1',
-    healthzPort: 0,
-    // The apiserver calls this API without a client certificate; nothing but loopback reaches it.
-    authentication: { anonymous: { enabled: true }, webhook: { enabled: false }, x509: {} },
-    authorization: { mode: 'AlwaysAllow' },
-    syncFrequency: '10s',
     nodeStatusUpdateFrequency: '5s',
-    cgroupDriver: 'cgroupfs',
-    cgroupsPerQOS: false,
-    enforceNodeAllocatable: [],
-    cgroupRoot: opts.runtime.cgroupRoot,
-    failSwapOn: false,
-    // Refuse to start rather than write host-wide sysctls (private_mounts.ts binds its values).
-    protectKernelDefaults: true,
-    makeIPTablesUtilChains: false,
-    oomScoreAdj: 0,
-    volumePluginDir: join(opts.dir, 'volume-plugins'),
-    // Nothing of the machine's own disk or memory use may evict the checks' pods.
-    evictionHard: { 'memory.available': '1Mi', 'nodefs.available': '1%', 'imagefs.available': '1%', 'nodefs.inodesFree': '1%' },
-    featureGates: { DevicePlugins: false },
-    serializeImagePulls: false,
   };
   const configPath = join(opts.dir, 'kubelet-config.json');
   writeFileSync(configPath, JSON.stringify(config, null, 2));
-  const endpoint = `unix://${opts.runtime.peer.socket}`;
   const kubelet = startProcess('kubelet', opts.binary, [
-    `--config=${configPath}`,
+    ...remoteRuntimeFlags(
+      {
+        dir: opts.dir,
+        port,
+        cgroupRoot: opts.runtime.cgroupRoot,
+        runtimeSocket: opts.runtime.peer.socket,
+        cadvisorContainerdSocket: opts.runtime.cadvisorContainerdSocket,
+        podInfraImage: opts.podInfraImage,
+        nodeName: NODE_NAME,
+      },
+      configPath,
+    ),
     `--kubeconfig=${opts.kubeconfig}`,
-    `--root-dir=${join(opts.dir, 'root')}`,
-    `--cert-dir=${join(opts.dir, 'pki')}`,
-    `--seccomp-profile-root=${join(opts.dir, 'seccomp')}`,
-    '--container-runtime=remote',
-    `--container-runtime-endpoint=${endpoint}`,
-    `--image-service-endpoint=${endpoint}`,
-    `--containerd=${opts.runtime.cadvisorContainerdSocket}`,
-    `--pod-infra-container-image=${opts.podInfraImage}`,
-    `--hostname-override=${NODE_NAME}`,
     '--v=2',
   ], join(opts.dir, 'kubelet.log'));
   try {
