@@ -60,12 +60,7 @@ if [ ! -f "$TREE/pkg/generated/openapi/zz_generated.openapi.go" ]; then
   (cd "$TREE" && GOPATH="$GOPATH_DIR" GOCACHE="$CACHE/gocache" GOFLAGS= make gen_openapi) >&2
 fi
 
-UPSTREAM=$(echo "$VERSION" | sed -E 's/^[0-9]+://; s/-[^-]*$//; s/.*really//')
-MAJOR=${UPSTREAM%%.*}; REST=${UPSTREAM#*.}; MINOR=${REST%%.*}
-LDFLAGS=""
-for pkg in k8s.io/kubernetes/vendor/k8s.io/component-base/version k8s.io/kubernetes/vendor/k8s.io/client-go/pkg/version; do
-  LDFLAGS+=" -X $pkg.gitVersion=v$UPSTREAM -X $pkg.gitMajor=$MAJOR -X $pkg.gitMinor=$MINOR -X $pkg.gitTreeState=clean"
-done
+. "$HERE/k8s_version.sh"
 for cmd in kube-apiserver kube-controller-manager kube-scheduler kubectl; do
   [ -x "$OUT/$cmd" ] && continue
   echo "build_cluster: building $cmd v$UPSTREAM" >&2

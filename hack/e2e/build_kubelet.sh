@@ -39,13 +39,7 @@ fi
 GOPATH_DIR="$CACHE/gopath"
 mkdir -p "$GOPATH_DIR/src/k8s.io"
 ln -sfn "$TREE" "$GOPATH_DIR/src/k8s.io/kubernetes"
-# Upstream version from the Debian one: 1.20.5+really1.20.2-1 -> v1.20.2.
-UPSTREAM=$(echo "$VERSION" | sed -E 's/^[0-9]+://; s/-[^-]*$//; s/.*really//')
-MAJOR=${UPSTREAM%%.*}; REST=${UPSTREAM#*.}; MINOR=${REST%%.*}
-LDFLAGS=""
-for pkg in k8s.io/kubernetes/vendor/k8s.io/component-base/version k8s.io/kubernetes/vendor/k8s.io/client-go/pkg/version; do
-  LDFLAGS+=" -X $pkg.gitVersion=v$UPSTREAM -X $pkg.gitMajor=$MAJOR -X $pkg.gitMinor=$MINOR -X $pkg.gitTreeState=clean"
-done
+. "$(dirname "$0")/k8s_version.sh"
 mkdir -p "$OUT"
 echo "build_kubelet: building kubelet v$UPSTREAM (Debian $VERSION); about 15 minutes on 2 cores" >&2
 (cd "$GOPATH_DIR/src/k8s.io/kubernetes" && \
