@@ -134,6 +134,7 @@ export class CriStreamingRuntime implements StreamingRuntime {
             stdio: { ...io.paths, stdin: stdin?.path ?? '' },
           },
           {
+            outputDone: io.done(),
             onStarted: () => {
               log.debug('exec started', { execId, aborted: opts.signal.aborted });
               io.releaseKeepers();

@@ -61,7 +61,7 @@ export async function execSync(svc: CriService, req: ExecSyncRequest__Output): P
       // The task layer kills the process when it runs over (the clock starts once it started).
       exit = await task.exec(
         { execId, process, stdio: io.paths },
-        { onStarted: () => io.releaseKeepers(), timeoutMs: timeoutSec > 0 ? timeoutSec * 1000 : undefined },
+        { onStarted: () => io.releaseKeepers(), timeoutMs: timeoutSec > 0 ? timeoutSec * 1000 : undefined, outputDone: io.done() },
       );
     } catch (err) {
       if (kindOf(err) === 'DeadlineExceeded') {

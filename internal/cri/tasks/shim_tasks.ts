@@ -11,7 +11,7 @@ import type { RuntimeV2 } from '../../runtime/v2/runtime';
 import { Bundle } from '../../runtime/v2/bundle';
 import { CRI_NAMESPACE, type ResolvedRuntime } from '../runtime_handler';
 import { DEFAULT_RUNC_ROOT, removeUnfinishedCreate } from './unfinished_create';
-import type { CriTask, ExecProcess, NewTask, TaskExit, TaskService } from './types';
+import type { CriTask, TaskExecOptions, ExecProcess, NewTask, TaskExit, TaskService } from './types';
 
 const SIGKILL = 9;
 
@@ -73,7 +73,7 @@ class ShimTask implements CriTask {
     }
   }
 
-  async exec(proc: ExecProcess, opts: { onStarted?: () => void; timeoutMs?: number }): Promise<TaskExit> {
+  async exec(proc: ExecProcess, opts: TaskExecOptions): Promise<TaskExit> {
     if (this.execs.has(proc.execId)) throw failedPrecondition(`exec ${proc.execId} already exists in ${this.id}`);
     const shimExec = await this.task.exec(proc.execId, proc.process, proc.stdio);
     this.execs.set(proc.execId, shimExec);
@@ -98,9 +98,11 @@ class ShimTask implements CriTask {
       throw deadlineExceeded(`timeout ${opts.timeoutMs}ms exceeded running ${JSON.stringify(proc.process.args ?? [])} in ${this.id}`);
     } finally {
       this.execs.delete(proc.execId);
-      // The process has exited (or was killed and waited for): removing it from the shim is
-      // bookkeeping the caller need not wait for; it takes 1-4 ms off every exec probe.
-      void shimExec.delete().catch((err: unknown) => this.log.debug('exec delete', { execId: proc.execId, error: messageOf(err) }));
+      // The process has exited (or was killed and waited for). Removing it from the shim waits for
+      // its output (see TaskExecOptions.outputDone), and the caller need not wait for it: that takes
+      // 1-4 ms off every exec probe.
+      const forget = () => void shimExec.delete().catch((err: unknown) => this.log.debug('exec delete', { execId: proc.execId, error: messageOf(err) }));
+      void (opts.outputDone ?? Promise.resolve()).then(forget, forget);
     }
   }
 

@@ -43,11 +43,23 @@ export interface CriTask {
   /** Deletes the task in the shim (runc delete) and forgets it; idempotent. */
   delete(): Promise<void>;
   /** Runs an extra process in the task; resolves to its exit status. */
-  exec(proc: ExecProcess, opts: { onStarted?: () => void; timeoutMs?: number }): Promise<TaskExit>;
+  exec(proc: ExecProcess, opts: TaskExecOptions): Promise<TaskExit>;
   killExec(execId: string, signal: number): Promise<void>;
   resizePty(execId: string, width: number, height: number): Promise<void>;
   closeStdin(execId: string): Promise<void>;
   update(resources: unknown): Promise<void>;
+}
+
+export interface TaskExecOptions {
+  onStarted?: () => void;
+  timeoutMs?: number;
+  /**
+   * Settles once the caller has read the process's output to its end or given up on it. Until
+   * then the process stays in its shim: the shim's Delete closes the output FIFOs 2 s after it
+   * is asked, cutting off what a child or a slow reader has not passed on yet (containerd too
+   * deletes an exec only once its IO is drained).
+   */
+  outputDone?: Promise<unknown>;
 }
 
 export interface TaskService {

@@ -65,6 +65,11 @@ describe('CRI containers', () => {
     const hi = await s.client.runtime.ExecSync({ container_id: id, cmd: ['sh', '-c', 'echo out; echo err >&2; exit 3'], timeout: '10' });
     expect({ stdout: hi.stdout.toString(), stderr: hi.stderr.toString(), exit: hi.exit_code }).toEqual({ stdout: 'out\n', stderr: 'err\n', exit: 3 });
 
+    // Output a child writes after the exec'd shell exited still arrives (within ExecSync's 5 s
+    // grace): the shim keeps the exec's output open until berthd has read it.
+    const late = await s.client.runtime.ExecSync({ container_id: id, cmd: ['sh', '-c', '(sleep 2.5; echo late) & echo early'], timeout: '10' });
+    expect(late.stdout.toString()).toBe('early\nlate\n');
+
     const slow = await callError(s.client.runtime.ExecSync({ container_id: id, cmd: ['sleep', '30'], timeout: '1' }));
     expect(slow.code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
     expect(slow.details).toMatch(/timeout 1s exceeded/);

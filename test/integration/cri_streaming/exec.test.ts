@@ -64,6 +64,17 @@ describe('exec into a real container', () => {
       expect(res.status?.status).toBe('Success');
     });
 
+    it('streams output written after the exec process exited, until its last writer closes', async () => {
+      // sh exits at once; its child keeps stdout and writes 3 s later. containerd removes an exec
+      // process from its shim only once the output is drained: the shim's Delete closes the
+      // output 2 s after it is asked, and what comes after that would be lost. The same holds for
+      // output still in flight behind a slow client when the process exits.
+      const cmd = ['sh', '-c', '(sleep 3; echo late) & echo early'];
+      const res = await streamExec(await execUrl({ cmd }), { transport });
+      expect(res.stdout).toBe('early\nlate\n');
+      expect(res.status).toEqual({ metadata: {}, status: 'Success' });
+    });
+
     it('gives a tty exec a /dev/pts terminal with stderr merged into stdout', async () => {
       const res = await streamExec(await execUrl({ cmd: ['sh', '-c', 'tty; echo to-err >&2'], tty: true }), { transport, tty: true });
       expect(res.stdout).toMatch(/^\/dev\/pts\/\d+\r\nto-err\r\n$/);
