@@ -24,6 +24,8 @@ export interface ImageServiceOptions {
   pullConcurrency?: number;
 }
 
+const FULL_ID = /^sha256:[a-f0-9]{64}$/;
+
 export class ImageService {
   readonly store: ImageStore;
   readonly content: ManagedContentStore;
@@ -31,6 +33,9 @@ export class ImageService {
   private readonly logger: Logger;
   private readonly puller: Puller;
   private readonly resolvedByTarget = new Map<string, Promise<ResolvedImage>>();
+  /** CRI views by full image ID, as of store generation `viewsGeneration` (ContainerStatus asks for one per call). */
+  private readonly views = new Map<string, Promise<CriImage>>();
+  private viewsGeneration = -1;
 
   constructor(opts: ImageServiceOptions) {
     this.store = new ImageStore(opts.db);
@@ -58,7 +63,29 @@ export class ImageService {
   }
 
   /** The CRI view of one image; NotFound when absent. */
-  async get(refOrId: string): Promise<CriImage> {
+  get(refOrId: string): Promise<CriImage> {
+    return FULL_ID.test(refOrId) ? this.viewById(refOrId) : this.lookup(refOrId);
+  }
+
+  /** get() of a full ID, kept until the image records change; the map holds only images that exist. */
+  private viewById(id: string): Promise<CriImage> {
+    if (this.viewsGeneration !== this.store.generation) {
+      this.views.clear();
+      this.viewsGeneration = this.store.generation;
+    }
+    let view = this.views.get(id);
+    if (view === undefined) {
+      const made = this.lookup(id);
+      made.catch(() => {
+        if (this.views.get(id) === made) this.views.delete(id);
+      });
+      this.views.set(id, made);
+      view = made;
+    }
+    return view;
+  }
+
+  private async lookup(refOrId: string): Promise<CriImage> {
     const records = this.recordsFor(refOrId);
     if (records.length === 0) throw notFound(`image ${JSON.stringify(refOrId)} not found`);
     const id = records[0].configDigest;

@@ -45,7 +45,14 @@ const fromRow = (r: Row): ImageRecord => ({
 });
 
 export class ImageStore {
+  private writes = 0;
+
   constructor(private readonly db: MetadataDB) {}
+
+  /** Changes with every write (also one rolled back): what was read before is stale once it moved. */
+  get generation(): number {
+    return this.writes;
+  }
 
   get(name: string): ImageRecord {
     const found = this.tryGet(name);
@@ -81,6 +88,7 @@ export class ImageStore {
     if (!isDigest(image.target.digest)) throw invalidArgument(`image ${image.name}: invalid target digest ${image.target.digest}`);
     if (!isDigest(image.configDigest)) throw invalidArgument(`image ${image.name}: invalid config digest ${image.configDigest}`);
     const now = Date.now();
+    this.writes++;
     this.db
       .prepare(
         `INSERT INTO images (name, media_type, digest, size, config_digest, labels, created_at, updated_at)
@@ -112,6 +120,7 @@ export class ImageStore {
   }
 
   delete(name: string): void {
+    this.writes++;
     const res = this.db.prepare('DELETE FROM images WHERE name = ?').run(name);
     if (res.changes === 0) throw notFound(`image ${JSON.stringify(name)} not found`);
   }

@@ -54,6 +54,25 @@ describe('import image archives', () => {
     );
   });
 
+  it('a lookup by image ID follows the names as they change (it is kept between changes)', async () => {
+    const paths = await testImages();
+    const [oci] = await env.images.import(paths.busyboxOci);
+    const id = oci.configDigest;
+    expect((await env.images.get(id)).repoTags).toEqual([BUSYBOX_IMAGE]);
+    const reads = [jest.spyOn(env.images.store, 'idsWithPrefix'), jest.spyOn(env.images.store, 'listByConfig')];
+    await env.images.get(id);
+    expect(reads.map((r) => r.mock.calls.length)).toEqual([0, 0]); // nothing changed: no query
+    for (const r of reads) r.mockRestore();
+    await env.images.import(paths.busyboxDocker); // a second name for the same ID
+    expect((await env.images.get(id)).repoTags).toEqual([BUSYBOX_DOCKER_IMAGE, BUSYBOX_IMAGE].sort());
+    env.images.store.delete(BUSYBOX_IMAGE);
+    expect((await env.images.get(id)).repoTags).toEqual([BUSYBOX_DOCKER_IMAGE]);
+    await env.images.remove(id);
+    await expect(env.images.get(id)).rejects.toMatchObject({ message: expect.stringMatching(/not found/) });
+    await env.images.import(paths.busyboxOci); // back, under its first name only
+    expect((await env.images.get(id)).repoTags).toEqual([BUSYBOX_IMAGE]);
+  });
+
   it('imports pause and the three-layer image', async () => {
     const paths = await testImages();
     await env.images.import(paths.pauseOci);
