@@ -3,10 +3,17 @@
 // modules run at load, a large part of berthd's start-up (issue 16). Bundled itself as
 // dist/bundle/start.js, beside the bundle; it uses Node built-ins only. A cache that is missing,
 // made for another bundle, or refused by V8 (another Node, other V8 flags) only costs the compile.
-import { readFileSync, writeFileSync } from 'node:fs';
+//
+// The build's cache holds what loading the modules compiles. What a running berthd compiles later
+// (recovery, the gRPC server, the handlers of its first calls) V8 compiles again at every start,
+// so a berthd that served also writes a warm cache beside the bundle, once: a minute after it began
+// serving, or when it exits if that comes first. The next start of the same build prefers it. An
+// install whose bundle directory is read-only (or full) just keeps using the build's cache.
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { onServing } from './serving_hook';
 
 export const BUNDLE_FILE = 'berthd.js';
 /** The last line of a bundle: this marker and the bundle's build id (a hash of what precedes it). */
@@ -14,6 +21,10 @@ export const BUILD_ID_MARKER = '\n// berth-bundle-id ';
 
 /** <bundle>.cache: the build id, a newline, then V8's cached data. */
 export const cacheFileOf = (bundle: string): string => `${bundle}.cache`;
+/** <bundle>.warm-cache: the same, written by a running berthd. */
+export const warmCacheFileOf = (bundle: string): string => `${bundle}.warm-cache`;
+/** How long a berthd serves before it writes the warm cache (its exit writes it sooner). */
+const WARM_CACHE_AFTER_MS = 60_000;
 
 function buildIdOf(source: string): string | undefined {
   const at = source.lastIndexOf(BUILD_ID_MARKER);
@@ -21,32 +32,57 @@ function buildIdOf(source: string): string | undefined {
   return source.slice(at + BUILD_ID_MARKER.length).trim() || undefined;
 }
 
-/** The cached data for `source` from its cache file; undefined unless made for this very bundle. */
-function readCodeCache(bundle: string, source: string): Buffer | undefined {
-  const id = buildIdOf(source);
+const cacheHeader = (id: string): Buffer => Buffer.from(`${id}\n`, 'latin1');
+
+/** The cached data in `file` for the build `id`; undefined unless made for this very bundle. */
+function readCodeCache(file: string, id: string | undefined): Buffer | undefined {
   if (id === undefined) return undefined;
   let cache: Buffer;
   try {
-    cache = readFileSync(cacheFileOf(bundle));
+    cache = readFileSync(file);
   } catch {
     return undefined;
   }
-  const header = Buffer.from(`${id}\n`, 'latin1');
+  const header = cacheHeader(id);
   return cache.subarray(0, header.length).equals(header) ? cache.subarray(header.length) : undefined;
+}
+
+/** Writes `data` as the cache file `file` of build `id`, whole or not at all (concurrent berthds, a full disk). */
+function writeCodeCacheFile(file: string, id: string, data: Buffer): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, Buffer.concat([cacheHeader(id), data]));
+    renameSync(tmp, file);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
 }
 
 interface LoadedBundle {
   script: Script;
+  /** The build id on the bundle's last line; undefined for a bundle not made by hack/bundle. */
+  id: string | undefined;
   /** Runs the bundle as the CommonJS module it was built as (it starts berthd's main()). */
   run(): void;
 }
 
 function loadBundle(bundle: string, withCache: boolean): LoadedBundle {
   const source = readFileSync(bundle, 'latin1'); // esbuild writes ASCII only
-  const cachedData = withCache ? readCodeCache(bundle, source) : undefined;
-  const script = new Script(Module.wrap(source), { filename: bundle, cachedData });
+  const id = buildIdOf(source);
+  const wrapped = Module.wrap(source);
+  const compile = (cachedData: Buffer | undefined) => new Script(wrapped, { filename: bundle, cachedData });
+  let script: Script | undefined;
+  if (withCache) {
+    const warm = readCodeCache(warmCacheFileOf(bundle), id);
+    if (warm !== undefined) script = compile(warm);
+    // Refused (written under other V8 flags): the build's cache is the next best.
+    if (script === undefined || script.cachedDataRejected === true) script = compile(readCodeCache(cacheFileOf(bundle), id));
+  } else {
+    script = compile(undefined);
+  }
   return {
     script,
+    id,
     run: () => {
       // The wrapper's arguments, as Node's own loader passes them; require resolves beside the bundle.
       const mod = new Module(bundle);
@@ -57,9 +93,27 @@ function loadBundle(bundle: string, withCache: boolean): LoadedBundle {
   };
 }
 
+/** Writes the warm cache once, WARM_CACHE_AFTER_MS from now or at exit, whichever comes first. */
+function keepWarm(bundle: string, id: string, script: Script): void {
+  let written = false;
+  const write = () => {
+    if (written) return;
+    written = true;
+    clearTimeout(timer);
+    writeCodeCacheFile(warmCacheFileOf(bundle), id, script.createCachedData());
+  };
+  const timer = setTimeout(write, WARM_CACHE_AFTER_MS);
+  timer.unref();
+  process.once('exit', write);
+}
+
 /** bin/berthd: berthd from the bundle beside this file. */
 export function startBerthd(): void {
-  loadBundle(join(__dirname, BUNDLE_FILE), true).run();
+  const bundle = join(__dirname, BUNDLE_FILE);
+  const loaded = loadBundle(bundle, true);
+  const { id, script } = loaded;
+  if (id !== undefined) onServing(() => keepWarm(bundle, id, script));
+  loaded.run();
 }
 
 /**
@@ -68,13 +122,12 @@ export function startBerthd(): void {
  * cache, which then holds the compiled code of everything that load ran.
  */
 export function writeCodeCache(bundle: string): void {
-  const source = readFileSync(bundle, 'latin1');
-  const id = buildIdOf(source);
-  if (id === undefined) throw new Error(`${bundle}: no build id line; not made by hack/bundle/bundle.ts`);
   const loaded = loadBundle(bundle, false);
+  const { id } = loaded;
+  if (id === undefined) throw new Error(`${bundle}: no build id line; not made by hack/bundle/bundle.ts`);
   process.argv = [process.execPath, bundle, '--help'];
   process.once('exit', () => {
-    writeFileSync(cacheFileOf(bundle), Buffer.concat([Buffer.from(`${id}\n`, 'latin1'), loaded.script.createCachedData()]));
+    writeFileSync(cacheFileOf(bundle), Buffer.concat([cacheHeader(id), loaded.script.createCachedData()]));
   });
   loaded.run();
 }

@@ -16,6 +16,7 @@ import type { HandlerRegistry } from '../../internal/cri/server/registry';
 import { CriService } from '../../internal/cri/server/service';
 import { buildRuntimeDeps } from './runtime_deps';
 import { acquireRootLock } from './root_lock';
+import { announceServing } from './serving_hook';
 import { recover } from '../../internal/cri/server/recover';
 import { reattachContainerIO } from '../../internal/cri/server/container_start';
 import { watchContainerExit } from '../../internal/cri/server/container_stop';
@@ -164,6 +165,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       phase('serverMs');
       phases.sinceExecMs = Math.round(process.uptime() * 1000);
       logger.info('berthd serving', { address: config.address, root: config.root, state: config.state, ...phases });
+      announceServing();
     } catch (err) {
       await unwind();
       throw err;

@@ -9,9 +9,9 @@
 import { build, type BuildOptions } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BUILD_ID_MARKER, BUNDLE_FILE } from '../../cmd/berthd/bundle_start';
+import { BUILD_ID_MARKER, BUNDLE_FILE, warmCacheFileOf } from '../../cmd/berthd/bundle_start';
 import { CONTAINERD_PROTO_FILES } from '../../internal/api/containerd';
 import { CRI_PROTO_FILES } from '../../internal/api/cri';
 import { writeProtoDescriptor } from '../../internal/api/proto_root';
@@ -83,6 +83,7 @@ export async function bundleBerthd(outDirArg: string, nodeFlags: readonly string
   writeProtoDescriptor('cri', CRI_PROTO_FILES, descriptors);
   writeProtoDescriptor('containerd', CONTAINERD_PROTO_FILES, descriptors);
   writeCodeCache(startFile, bundle, nodeFlags);
+  rmSync(warmCacheFileOf(bundle), { force: true }); // a running berthd's, for the bundle this one replaces
   return startFile;
 }
 

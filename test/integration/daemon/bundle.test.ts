@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleBerthd } from '../../../hack/bundle/bundle';
-import { cacheFileOf } from '../../../cmd/berthd/bundle_start';
+import { cacheFileOf, warmCacheFileOf } from '../../../cmd/berthd/bundle_start';
 import { repoRoot } from '../../../internal/repo_root';
 import { deadline, importTestImages, podDriver, testBerthToml, type PodDriver } from '../../harness/berth_env';
 import { cgroupPids, leafCgroups, removeCgroupParent } from '../../harness/cgroups';
@@ -40,6 +40,24 @@ async function buildTree(tree: string): Promise<{ bundleDir: string; launcher: s
   writeFileSync(launcher, `#!/usr/bin/env -S node ${NODE_FLAGS.join(' ')}\nrequire("../dist/bundle/start.js").startBerthd();\n`, { mode: 0o755 });
   return { bundleDir, launcher };
 }
+
+/** 'accepted' or 'rejected': what V8, under berthd's flags, makes of the cache file for the bundle beside it. */
+function v8Takes(cacheFile: string): string {
+  const bundle = cacheFile.replace(/\.(warm-)?cache$/, '');
+  const check = spawnSync(process.execPath, [...NODE_FLAGS, '-'], {
+    input: `const { Script } = require('node:vm'); const Module = require('node:module'); const fs = require('node:fs');
+      const source = fs.readFileSync(${JSON.stringify(bundle)}, 'latin1');
+      const cache = fs.readFileSync(${JSON.stringify(cacheFile)});
+      const script = new Script(Module.wrap(source), { filename: 'berthd.js', cachedData: cache.subarray(cache.indexOf(10) + 1) });
+      process.stdout.write(script.cachedDataRejected ? 'rejected' : 'accepted');`,
+    encoding: 'utf8',
+  });
+  if (check.stderr !== '') throw new Error(check.stderr);
+  return check.stdout;
+}
+
+/** The cache's header kept, every byte after it garbage V8 refuses. */
+const damageAll = (cache: Buffer): Buffer => Buffer.concat([cache.subarray(0, cache.indexOf(10) + 1), Buffer.alloc(cache.length, 0x5a)]);
 
 interface Daemon {
   child: ChildProcess;
@@ -132,16 +150,7 @@ describe('the berthd bundle', () => {
   });
 
   it('writes a code cache that V8 takes for the bundle under berthd flags', () => {
-    const check = spawnSync(process.execPath, [...NODE_FLAGS, '-'], {
-      input: `const { Script } = require('node:vm'); const Module = require('node:module'); const fs = require('node:fs');
-        const source = fs.readFileSync(${JSON.stringify(join(bundleDir, 'berthd.js'))}, 'latin1');
-        const cache = fs.readFileSync(${JSON.stringify(cacheFileOf(join(bundleDir, 'berthd.js')))});
-        const script = new Script(Module.wrap(source), { filename: 'berthd.js', cachedData: cache.subarray(cache.indexOf(10) + 1) });
-        process.stdout.write(script.cachedDataRejected ? 'rejected' : 'accepted');`,
-      encoding: 'utf8',
-    });
-    expect(check.stderr).toBe('');
-    expect(check.stdout).toBe('accepted');
+    expect(v8Takes(cacheFileOf(join(bundleDir, 'berthd.js')))).toBe('accepted');
   });
 
   it('serves Version and the CRI from the bundle', async () => {
@@ -179,23 +188,41 @@ describe('the berthd bundle', () => {
     expect({ exit: res.exit_code, out: Buffer.from(res.stdout).toString() }).toEqual({ exit: 0, out: 'still here\n' });
   });
 
-  it('still starts when its code cache is damaged or was made for another build', async () => {
-    const cacheFile = cacheFileOf(join(bundleDir, 'berthd.js'));
-    const cache = readFileSync(cacheFile);
-    const header = cache.subarray(0, cache.indexOf(10) + 1);
-    const data = cache.subarray(header.length);
+  it('a berthd that served writes a warm code cache at exit, which V8 takes; the next start serves', async () => {
+    const warmFile = warmCacheFileOf(join(bundleDir, 'berthd.js'));
+    rmSync(warmFile, { force: true });
+    await stopDaemon('SIGTERM');
+    const warm = readFileSync(warmFile);
+    const build = readFileSync(cacheFileOf(join(bundleDir, 'berthd.js')));
+    // The same build id, and more compiled code than the build's cache (recovery, server, handlers).
+    expect(warm.subarray(0, warm.indexOf(10))).toEqual(build.subarray(0, build.indexOf(10)));
+    expect(warm.length).toBeGreaterThan(build.length);
+    expect(v8Takes(warmFile)).toBe('accepted');
+    await startDaemon();
+    expect((await client!.runtime.Version({})).runtime_name).toBe('berth');
+  });
+
+  it('still starts when its code caches are damaged or were made for another build', async () => {
+    const files = [cacheFileOf(join(bundleDir, 'berthd.js')), warmCacheFileOf(join(bundleDir, 'berthd.js'))];
+    await stopDaemon('SIGTERM'); // writes the warm cache: both files exist now
+    const saved = files.map((f) => readFileSync(f));
     try {
-      for (const damaged of [
-        Buffer.concat([header, Buffer.alloc(data.length, 0x5a)]), // this build's id, garbage V8 refuses
-        Buffer.concat([Buffer.from(`${'0'.repeat(64)}\n`), data]), // another build's id: never used
+      for (const damage of [
+        damageAll, // this build's id, garbage V8 refuses
+        (cache: Buffer) => Buffer.concat([Buffer.from(`${'0'.repeat(64)}\n`), cache.subarray(cache.indexOf(10) + 1)]), // another build's id: never used
       ]) {
-        writeFileSync(cacheFile, damaged);
-        await stopDaemon('SIGTERM');
+        files.forEach((f, i) => writeFileSync(f, damage(saved[i]!)));
         await startDaemon();
         expect((await client!.runtime.Version({})).runtime_name).toBe('berth');
+        await stopDaemon('SIGKILL'); // no exit: the damaged warm cache stays for the next round
       }
+      // Only the warm cache damaged: the build's is used.
+      writeFileSync(files[0]!, saved[0]!);
+      writeFileSync(files[1]!, damageAll(saved[1]!));
+      await startDaemon();
+      expect((await client!.runtime.Version({})).runtime_name).toBe('berth');
     } finally {
-      writeFileSync(cacheFile, cache);
+      files.forEach((f, i) => writeFileSync(f, saved[i]!));
     }
   });
 });
