@@ -13,7 +13,7 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BUILD_ID_MARKER, BUNDLE_FILE, warmCacheFileOf } from '../../cmd/berthd/bundle_start';
 import { CONTAINERD_PROTO_FILES } from '../../internal/api/containerd';
-import { CRI_PROTO_FILES } from '../../internal/api/cri';
+import { CRI_PROTO_ROOTS } from '../../internal/api/cri';
 import { writeProtoDescriptor } from '../../internal/api/proto_root';
 import { repoRoot } from '../../internal/repo_root';
 
@@ -80,7 +80,7 @@ export async function bundleBerthd(outDirArg: string, nodeFlags: readonly string
   stampBuildId(bundle);
   await build({ ...COMMON, entryPoints: [join(repoRoot(), 'cmd', 'berthd', 'bundle_start.ts')], outfile: startFile });
   const descriptors = join(outDir, 'descriptors');
-  writeProtoDescriptor('cri', CRI_PROTO_FILES, descriptors);
+  for (const [name, files] of CRI_PROTO_ROOTS) writeProtoDescriptor(name, files, descriptors);
   writeProtoDescriptor('containerd', CONTAINERD_PROTO_FILES, descriptors);
   writeCodeCache(startFile, bundle, nodeFlags);
   rmSync(warmCacheFileOf(bundle), { force: true }); // a running berthd's, for the bundle this one replaces

@@ -15,8 +15,8 @@ import type {
   RuntimeServiceClient as RuntimeServiceV1alpha2Client,
   RuntimeServiceDefinition as RuntimeServiceV1alpha2Definition,
 } from './gen/runtime/v1alpha2/RuntimeService';
-import { serviceDefinition } from './grpc_definition';
-import { loadProtoRoot } from './proto_root';
+import { lazyServiceDefinition, serviceDefinition } from './grpc_definition';
+import { loadProtoRoot, serviceMethods } from './proto_root';
 
 export type { AdminClient, AdminDefinition, ImageServiceClient, ImageServiceDefinition, RuntimeServiceClient, RuntimeServiceDefinition };
 export type { ImageServiceV1alpha2Client, ImageServiceV1alpha2Definition, RuntimeServiceV1alpha2Client, RuntimeServiceV1alpha2Definition };
@@ -44,44 +44,74 @@ function serviceConstructor<Client, Definition>(root: protobuf.Root, fullName: s
   return ctor as unknown as ServiceConstructor<Client, Definition>;
 }
 
-/** The services berthd serves; `make build` turns these into a JSON descriptor (proto_root.ts). */
-export const CRI_PROTO_FILES = ['runtime/v1/api.proto', 'runtime/v1alpha2/api.proto', 'berth/admin/v1/admin.proto'];
+/**
+ * berth's proto roots; `make build` turns each into a JSON descriptor (proto_root.ts). runtime.v1alpha2
+ * has a root of its own: only kubelets before 1.26 speak it, so berthd builds it on first use.
+ */
+export const CRI_PROTO_FILES = ['runtime/v1/api.proto', 'berth/admin/v1/admin.proto'];
+export const CRI_V1ALPHA2_PROTO_FILES = ['runtime/v1alpha2/api.proto'];
+export const CRI_PROTO_ROOTS = [
+  ['cri', CRI_PROTO_FILES],
+  ['cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES],
+] as const;
 
-let cachedRoot: protobuf.Root | undefined;
+let v1Root: protobuf.Root | undefined;
+let v1alpha2Root: protobuf.Root | undefined;
 let cached: BerthServices | undefined;
 
+/** runtime.v1 and berth.admin.v1. */
 function criRoot(): protobuf.Root {
-  cachedRoot ??= loadProtoRoot('cri', CRI_PROTO_FILES);
-  return cachedRoot;
+  v1Root ??= loadProtoRoot('cri', CRI_PROTO_FILES);
+  return v1Root;
 }
 
-/** Service constructors (clients) and their definitions (`.service`, for servers); loaded once. */
+function criV1alpha2Root(): protobuf.Root {
+  v1alpha2Root ??= loadProtoRoot('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES);
+  return v1alpha2Root;
+}
+
+/** Service constructors (clients) and their definitions (`.service`); loaded once. */
 export function berthServices(): BerthServices {
   if (cached === undefined) {
     const root = criRoot();
+    const v1alpha2 = criV1alpha2Root();
     cached = {
       runtime: serviceConstructor(root, 'runtime.v1.RuntimeService'),
       image: serviceConstructor(root, 'runtime.v1.ImageService'),
       admin: serviceConstructor(root, 'berth.admin.v1.Admin'),
-      runtimeV1alpha2: serviceConstructor(root, 'runtime.v1alpha2.RuntimeService'),
-      imageV1alpha2: serviceConstructor(root, 'runtime.v1alpha2.ImageService'),
+      runtimeV1alpha2: serviceConstructor(v1alpha2, 'runtime.v1alpha2.RuntimeService'),
+      imageV1alpha2: serviceConstructor(v1alpha2, 'runtime.v1alpha2.ImageService'),
     };
   }
   return cached;
 }
 
-export const runtimeServiceDefinition = (): RuntimeServiceDefinition => berthServices().runtime.service;
-export const imageServiceDefinition = (): ImageServiceDefinition => berthServices().image.service;
-export const adminServiceDefinition = (): AdminDefinition => berthServices().admin.service;
+/** Server definitions of runtime.v1 and berth.admin.v1 (no client constructors, no v1alpha2 root). */
+const v1Definitions = new Map<string, grpc.ServiceDefinition>();
+function v1Definition(fullName: string): grpc.ServiceDefinition {
+  let definition = v1Definitions.get(fullName);
+  if (definition === undefined) {
+    definition = serviceDefinition(criRoot().lookupService(fullName));
+    v1Definitions.set(fullName, definition);
+  }
+  return definition;
+}
+
+export const runtimeServiceDefinition = (): RuntimeServiceDefinition => v1Definition('runtime.v1.RuntimeService') as unknown as RuntimeServiceDefinition;
+export const imageServiceDefinition = (): ImageServiceDefinition => v1Definition('runtime.v1.ImageService') as unknown as ImageServiceDefinition;
+export const adminServiceDefinition = (): AdminDefinition => v1Definition('berth.admin.v1.Admin') as unknown as AdminDefinition;
 
 /**
  * What berthd serves as runtime.v1alpha2 `service` ("RuntimeService" or "ImageService"): its methods
  * and response types, with requests decoded as their runtime.v1 counterparts, so the v1 handlers
  * serve both packages (containerd 1.6 does the same, unmarshalling each v1alpha2 request into v1).
+ * Its methods come from the descriptor; the v1alpha2 types are built when its first call arrives.
  */
 export function v1alpha2ServerDefinition(service: 'RuntimeService' | 'ImageService'): grpc.ServiceDefinition {
-  const root = criRoot();
-  return serviceDefinition(root.lookupService(`runtime.v1alpha2.${service}`), root.lookupService(`runtime.v1.${service}`));
+  const fullName = `runtime.v1alpha2.${service}`;
+  return lazyServiceDefinition(fullName, serviceMethods('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, fullName), () =>
+    serviceDefinition(criV1alpha2Root().lookupService(fullName), criRoot().lookupService(`runtime.v1.${service}`)),
+  );
 }
 
 /** gRPC target for a unix socket path. */

@@ -59,3 +59,36 @@ export function serviceDefinition(service: protobuf.Service, requestsAs?: protob
   }
   return definition;
 }
+
+/**
+ * A definition with the paths and streaming kinds of `methods` at once, and the message converters
+ * of `resolve()` (called on the first message any method converts): grpc-js takes a service's
+ * converters when it is added, so the types behind them can wait until the service is first used.
+ */
+export function lazyServiceDefinition(
+  fullName: string,
+  methods: readonly { name: string; requestStream: boolean; responseStream: boolean }[],
+  resolve: () => grpc.ServiceDefinition,
+): grpc.ServiceDefinition {
+  let resolved: grpc.ServiceDefinition | undefined;
+  const real = (method: string): grpc.MethodDefinition<unknown, unknown> => {
+    resolved ??= resolve();
+    const def = resolved[method];
+    if (def === undefined) throw new Error(`berth: ${fullName} has no ${method}`);
+    return def as grpc.MethodDefinition<unknown, unknown>;
+  };
+  const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  for (const m of methods) {
+    definition[m.name] = {
+      path: `/${fullName}/${m.name}`,
+      requestStream: m.requestStream,
+      responseStream: m.responseStream,
+      requestSerialize: (value) => real(m.name).requestSerialize(value),
+      requestDeserialize: (bytes) => real(m.name).requestDeserialize(bytes),
+      responseSerialize: (value) => real(m.name).responseSerialize(value),
+      responseDeserialize: (bytes) => real(m.name).responseDeserialize(bytes),
+      originalName: camelCase(m.name),
+    };
+  }
+  return definition;
+}

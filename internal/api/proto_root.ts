@@ -57,19 +57,48 @@ function readDescriptor(path: string): Descriptor | undefined {
   }
 }
 
-/** The root named `name` for `files`: from its up-to-date JSON descriptor, else parsed. */
-export function loadProtoRoot(name: string, files: readonly string[], dir = DESCRIPTOR_DIR): protobuf.Root {
+/** The descriptor named `name` when it was made from exactly the `files` on disk. */
+function currentDescriptor(name: string, files: readonly string[], dir: string): Descriptor | undefined {
   const descriptor = readDescriptor(join(dir, `${name}.json`));
   const current =
     descriptor !== undefined &&
     files.every((f) => descriptor.files.includes(f)) &&
     descriptor.source === sourceHash(descriptor.files.map((f) => join(apiDir(), f)));
-  if (current) {
+  return current ? descriptor : undefined;
+}
+
+/** The root named `name` for `files`: from its up-to-date JSON descriptor, else parsed. */
+export function loadProtoRoot(name: string, files: readonly string[], dir = DESCRIPTOR_DIR): protobuf.Root {
+  const descriptor = currentDescriptor(name, files, dir);
+  if (descriptor) {
     const root = protobuf.Root.fromJSON(descriptor.root);
     root.resolveAll();
     return root;
   }
   return parseProtos(files).root;
+}
+
+export interface MethodShape {
+  name: string;
+  requestStream: boolean;
+  responseStream: boolean;
+}
+
+/**
+ * The methods of `service` (a full name) in the root `name`, read straight from its descriptor:
+ * building the root (protobufjs reflection for every message) costs ~10 ms per API package, which
+ * a service nobody has called yet need not pay at start. Parsed as loadProtoRoot does otherwise.
+ */
+export function serviceMethods(name: string, files: readonly string[], service: string, dir = DESCRIPTOR_DIR): MethodShape[] {
+  const descriptor = currentDescriptor(name, files, dir);
+  let node: protobuf.AnyNestedObject | undefined = descriptor?.root;
+  for (const part of service.split('.')) node = node && 'nested' in node ? node.nested?.[part] : undefined;
+  if (node && 'methods' in node) {
+    return Object.entries(node.methods as Record<string, protobuf.IMethod>).map(([method, m]) => ({ name: method, requestStream: m.requestStream === true, responseStream: m.responseStream === true }));
+  }
+  return loadProtoRoot(name, files, dir)
+    .lookupService(service)
+    .methodsArray.map((m) => ({ name: m.name, requestStream: m.requestStream === true, responseStream: m.responseStream === true }));
 }
 
 /** Writes the descriptor `loadProtoRoot(name, files)` will use (build time). */

@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONTAINERD_PROTO_FILES } from '../../../internal/api/containerd';
-import { CRI_PROTO_FILES } from '../../../internal/api/cri';
-import { loadProtoRoot, writeProtoDescriptor } from '../../../internal/api/proto_root';
+import { CRI_PROTO_FILES, CRI_V1ALPHA2_PROTO_FILES } from '../../../internal/api/cri';
+import { loadProtoRoot, serviceMethods, writeProtoDescriptor } from '../../../internal/api/proto_root';
 import * as protobuf from 'protobufjs';
 
 describe('proto descriptors', () => {
@@ -17,7 +17,7 @@ describe('proto descriptors', () => {
 
   it.each([
     ['cri', 'runtime.v1.RuntimeService', CRI_PROTO_FILES],
-    ['cri', 'runtime.v1alpha2.RuntimeService', CRI_PROTO_FILES],
+    ['cri-v1alpha2', 'runtime.v1alpha2.RuntimeService', CRI_V1ALPHA2_PROTO_FILES],
     ['containerd', 'containerd.task.v2.Task', CONTAINERD_PROTO_FILES],
   ])('%s: the descriptor round-trips to the parsed root, %s included', (name, service, files) => {
     const out = writeProtoDescriptor(name, files, dir);
@@ -44,4 +44,21 @@ describe('proto descriptors', () => {
     rmSync(out);
     expect(loadProtoRoot('cri', CRI_PROTO_FILES, dir).lookupService('berth.admin.v1.Admin').name).toBe('Admin');
   });
+
+  it.each(['runtime.v1alpha2.RuntimeService', 'runtime.v1alpha2.ImageService'])(
+    'reads the methods of %s from the descriptor as the parsed root has them, and parses without one',
+    (service) => {
+      const parsed = loadProtoRoot('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, dir).lookupService(service); // no descriptor yet: parsed
+      const expected = parsed.methodsArray.map((m) => ({ name: m.name, requestStream: m.requestStream === true, responseStream: m.responseStream === true }));
+      expect(expected.length).toBeGreaterThanOrEqual(5);
+      expect(serviceMethods('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, service, dir)).toEqual(expected);
+      const out = writeProtoDescriptor('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, dir);
+      const written = JSON.parse(readFileSync(out, 'utf8')) as { root: { nested: Record<string, { nested: Record<string, { nested: Record<string, { methods: Record<string, unknown> }> }> }> } };
+      const [, , name] = service.split('.');
+      // Mark the descriptor: one method fewer, so reading it (and not parsing) is visible.
+      delete written.root.nested.runtime!.nested.v1alpha2!.nested[name!]!.methods[expected[0]!.name];
+      writeFileSync(out, JSON.stringify(written));
+      expect(serviceMethods('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, service, dir)).toEqual(expected.slice(1));
+    },
+  );
 });
