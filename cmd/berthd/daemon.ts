@@ -24,6 +24,7 @@ import { claimSocketPath, removeSocketIfOurs, socketInode } from './socket';
 import { metrics } from '../../internal/metrics';
 import { startMetrics } from '../../internal/metrics/serve';
 import { countRuntimeState } from '../../internal/cri/server/runtime_state_counts';
+import { keepImageFsFigure } from '../../internal/cri/server/image_fs_info';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -166,6 +167,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       phases.sinceExecMs = Math.round(process.uptime() * 1000);
       logger.info('berthd serving', { address: config.address, root: config.root, state: config.state, ...phases });
       announceServing();
+      undo.push(keepImageFsFigure(svc));
     } catch (err) {
       await unwind();
       throw err;

@@ -2,11 +2,11 @@
 // <root>/overlayfs plus the content store's blobs. As containerd's snapshot syncer does, a committed
 // snapshot (immutable) is measured once, and an active one (a container's writable layer) is read
 // from the figures container stats keep, measured at most once per 10 s for both; a walk of every
-// layer on each call cost more than all the kubelet's other polling together. A figure under 5 s old
-// is served as is; one under 20 s old is served while a new one is measured in the background, as
-// containerd serves its syncer's last figure (the kubelet asks every 10 s, so its calls do not wait
-// for a walk of every writable layer); an older one, or none, is waited for. After a pull, an import
-// or a removal the next call waits for a new figure.
+// layer on each call cost more than all the kubelet's other polling together. Like containerd's
+// syncer, berthd measures every 10 s in the background once it serves (keepImageFsFigure), so a call
+// finds a figure under 12 s old and is served from it. Without one that fresh (a walk that runs
+// long), a figure under 20 s old is served while a new one is measured; an older one, or none, is
+// waited for. After a pull, an import or a removal the next call waits for a new figure.
 import { join } from 'node:path';
 import type { FilesystemUsage } from '../../api/gen/runtime/v1/FilesystemUsage';
 import type { ImageFsInfoRequest__Output } from '../../api/gen/runtime/v1/ImageFsInfoRequest';
@@ -17,8 +17,10 @@ import type { StatsCollector } from '../stats/collector';
 import { statsCollector } from './container_stats';
 import type { CriService, RuntimeDeps } from './service';
 
-/** A figure this fresh is served without measuring again. */
-const FRESH_MS = 5_000;
+/** How often berthd measures in the background (containerd's syncer: every 10 s). */
+const REFRESH_MS = 10_000;
+/** A figure this fresh is served without measuring again: the background's period and a walk's time. */
+const FRESH_MS = 12_000;
 /** A figure this fresh is served while a new one is measured; past it, callers wait for the new one. */
 const STALE_MS = 20_000;
 
@@ -133,6 +135,22 @@ function figureFor(svc: CriService): Promise<FsFigure> {
     return Promise.resolve(state.last!.figure);
   }
   return measureAgain(svc, state);
+}
+
+/**
+ * Measures now and then every `everyMs` in the background, as containerd's snapshot syncer does, so
+ * the kubelet's calls find a figure; returns what stops it. A failed measurement is logged and the
+ * next one tried on time.
+ */
+export function keepImageFsFigure(svc: CriService, everyMs = REFRESH_MS): () => void {
+  const state = stateOf(svc.rt);
+  const tick = () => {
+    measureAgain(svc, state).catch((err: unknown) => svc.logger.warn('measuring the image filesystem failed', { error: messageOf(err) }));
+  };
+  tick();
+  const timer = setInterval(tick, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 export async function imageFsInfo(svc: CriService, _req: ImageFsInfoRequest__Output): Promise<ImageFsInfoResponse> {

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listContainerStats } from '../../../internal/cri/server/container_stats_list';
-import { forgetImageFsUsage, imageFsInfo } from '../../../internal/cri/server/image_fs_info';
+import { forgetImageFsUsage, imageFsInfo, keepImageFsFigure } from '../../../internal/cri/server/image_fs_info';
 import { listPodSandboxStats } from '../../../internal/cri/server/sandbox_stats_list';
 import { CriService } from '../../../internal/cri/server/service';
 import type { MetadataDB } from '../../../internal/metadata/db';
@@ -164,7 +164,7 @@ describe('the stats pass over pods with their own cgroup parents', () => {
     expect(stamp(await imageFsInfo(daemon, {}))).toBe(stamp(first));
     expect(sn.walk).toHaveBeenCalledTimes(1);
 
-    now.mockReturnValue(start + 10_000); // stale: the last figure now, a measurement behind it
+    now.mockReturnValue(start + 15_000); // stale: the last figure now, a measurement behind it
     const staleCall = imageFsInfo(daemon, {});
     expect(await settled(staleCall)).toBe(true);
     expect(stamp(await staleCall)).toBe(stamp(first));
@@ -187,5 +187,33 @@ describe('the stats pass over pods with their own cgroup parents', () => {
     gates.shift()!();
     await afterForget;
     expect(sn.walk).toHaveBeenCalledTimes(4);
+  });
+
+  test('a daemon that keeps its figure measures in the background: a first call is served from it, without a walk', async () => {
+    const daemon = new CriService({ ...svc.deps, runtime: { ...svc.rt } });
+    const sn = daemon.rt.snapshotter;
+    const walk = sn.walk.bind(sn);
+    const walked: Array<() => void> = [];
+    jest.spyOn(sn, 'walk').mockImplementation(async (fn) => {
+      await walk(fn);
+      walked.shift()?.();
+    });
+    /** Resolves once `n` more walks have finished. */
+    const walks = async (n: number): Promise<void> => {
+      for (let i = 0; i < n; i++) await new Promise<void>((resolve) => walked.push(resolve));
+    };
+    const firstWalk = walks(1);
+    const stop = keepImageFsFigure(daemon, 50);
+    try {
+      await firstWalk; // begun at once, nobody asking
+      await new Promise((r) => setImmediate(r));
+      const before = (sn.walk as jest.Mock).mock.calls.length;
+      const answer = await imageFsInfo(daemon, {});
+      expect(num(answer.image_filesystems![0]!.used_bytes)).toBeGreaterThan(0);
+      expect((sn.walk as jest.Mock).mock.calls.length).toBe(before); // served from the background's figure
+      await walks(2); // and it goes on measuring
+    } finally {
+      stop();
+    }
   });
 });
