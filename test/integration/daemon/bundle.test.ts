@@ -188,9 +188,11 @@ describe('the berthd bundle', () => {
     expect({ exit: res.exit_code, out: Buffer.from(res.stdout).toString() }).toEqual({ exit: 0, out: 'still here\n' });
   });
 
-  it('a berthd that served writes a warm code cache at exit, which V8 takes; the next start serves', async () => {
+  it('a berthd that served writes a warm code cache soon after, which V8 takes; the next start serves', async () => {
     const warmFile = warmCacheFileOf(join(bundleDir, 'berthd.js'));
-    rmSync(warmFile, { force: true });
+    // The daemon serving now wrote it 5 s after it began serving, or will.
+    const giveUp = Date.now() + 60_000;
+    while (!existsSync(warmFile) && Date.now() < giveUp) await new Promise((r) => setTimeout(r, 100));
     await stopDaemon('SIGTERM');
     const warm = readFileSync(warmFile);
     const build = readFileSync(cacheFileOf(join(bundleDir, 'berthd.js')));
@@ -204,8 +206,10 @@ describe('the berthd bundle', () => {
 
   it('still starts when its code caches are damaged or were made for another build', async () => {
     const files = [cacheFileOf(join(bundleDir, 'berthd.js')), warmCacheFileOf(join(bundleDir, 'berthd.js'))];
-    await stopDaemon('SIGTERM'); // writes the warm cache: both files exist now
-    const saved = files.map((f) => readFileSync(f));
+    await stopDaemon('SIGTERM');
+    const saved = files.map((f) => readFileSync(f)); // the warm one from the test above
+    // Each daemon below is stopped before it could write a warm cache of its own (5 s after serving).
+    const stopSoon = () => stopDaemon('SIGKILL');
     try {
       for (const damage of [
         damageAll, // this build's id, garbage V8 refuses
@@ -214,13 +218,14 @@ describe('the berthd bundle', () => {
         files.forEach((f, i) => writeFileSync(f, damage(saved[i]!)));
         await startDaemon();
         expect((await client!.runtime.Version({})).runtime_name).toBe('berth');
-        await stopDaemon('SIGKILL'); // no exit: the damaged warm cache stays for the next round
+        await stopSoon();
       }
       // Only the warm cache damaged: the build's is used.
       writeFileSync(files[0]!, saved[0]!);
       writeFileSync(files[1]!, damageAll(saved[1]!));
       await startDaemon();
       expect((await client!.runtime.Version({})).runtime_name).toBe('berth');
+      await stopSoon();
     } finally {
       files.forEach((f, i) => writeFileSync(f, saved[i]!));
     }
