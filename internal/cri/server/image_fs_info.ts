@@ -8,6 +8,7 @@
 // long), a figure under 20 s old is served while a new one is measured; an older one, or none, is
 // waited for. After a pull, an import or a removal the next call waits for a new figure.
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FilesystemUsage } from '../../api/gen/runtime/v1/FilesystemUsage';
 import type { ImageFsInfoRequest__Output } from '../../api/gen/runtime/v1/ImageFsInfoRequest';
 import type { ImageFsInfoResponse } from '../../api/gen/runtime/v1/ImageFsInfoResponse';
@@ -17,6 +18,8 @@ import type { StatsCollector } from '../stats/collector';
 import { statsCollector } from './container_stats';
 import type { CriService, RuntimeDeps } from './service';
 
+/** Snapshots measured between two turns of the event loop. */
+const YIELD_EVERY = 32;
 /** How often berthd measures in the background (containerd's syncer: every 10 s). */
 const REFRESH_MS = 10_000;
 /** A figure this fresh is served without measuring again: the background's period and a walk's time. */
@@ -94,7 +97,10 @@ async function measure(rt: RuntimeDeps, stats: StatsCollector): Promise<FsFigure
     snapshots.push(info);
   });
   const committed = { known: committedUsage.get(rt) ?? new Map<string, Usage>(), seen: new Map<string, Usage>() };
-  for (const snapshot of snapshots) {
+  for (const [i, snapshot] of snapshots.entries()) {
+    // Known figures resolve at once, so without this the walk of a full node's hundreds of
+    // snapshots would hold the event loop (and every call waiting on it) from start to end.
+    if (i > 0 && i % YIELD_EVERY === 0) await nextTurn();
     const found = await snapshotUsage(rt, stats, committed, snapshot);
     if (found === undefined) continue;
     usedBytes += found.usage.size;

@@ -189,6 +189,21 @@ describe('the stats pass over pods with their own cgroup parents', () => {
     expect(sn.walk).toHaveBeenCalledTimes(4);
   });
 
+  test('measuring hundreds of snapshots whose figures are known lets the event loop turn on the way', async () => {
+    const daemon = new CriService({ ...svc.deps, runtime: { ...svc.rt } });
+    const sn = daemon.rt.snapshotter;
+    const many = Array.from({ length: 300 }, (_, i) => ({ name: `layer-${i}`, kind: 'committed' as const, parent: '', labels: {}, created: new Date(0), updated: new Date(0) }));
+    jest.spyOn(sn, 'walk').mockImplementation(async (fn) => {
+      for (const info of many) await fn(info);
+    });
+    jest.spyOn(sn, 'usage').mockResolvedValue({ size: 4096, inodes: 1 });
+    let turned = false;
+    setImmediate(() => (turned = true));
+    const answer = await imageFsInfo(daemon, {});
+    expect(num(answer.image_filesystems![0]!.used_bytes)).toBe(300 * 4096);
+    expect(turned).toBe(true); // an I/O turn ran while it measured, not only after
+  });
+
   test('a daemon that keeps its figure measures in the background: a first call is served from it, without a walk', async () => {
     const daemon = new CriService({ ...svc.deps, runtime: { ...svc.rt } });
     const sn = daemon.rt.snapshotter;
