@@ -8,6 +8,10 @@ import type { Container } from '../store/container';
 import { collectContainerStats, statsCollector } from './container_stats';
 import { matchesLabels } from './filters';
 import type { CriService } from './service';
+import { mapInTurns } from '../util/turns';
+
+/** Containers whose stats are read between two turns of the event loop. */
+const CONTAINERS_PER_TURN = 16;
 
 /** An ID or unique prefix as the store resolves it; the text itself when it resolves to nothing. */
 export function resolveId(get: (idOrPrefix: string) => { id: string }, idOrPrefix: string): string {
@@ -47,7 +51,7 @@ export function pruneStats(svc: CriService): void {
 
 export async function listContainerStats(svc: CriService, req: ListContainerStatsRequest__Output): Promise<ListContainerStatsResponse> {
   const containers = containersForStats(svc, req.filter);
-  const stats = await Promise.all(containers.map(async (c) => (await collectContainerStats(svc, c)).stats));
+  const stats = await mapInTurns(containers, CONTAINERS_PER_TURN, async (c) => (await collectContainerStats(svc, c)).stats);
   pruneStats(svc);
   return { stats };
 }

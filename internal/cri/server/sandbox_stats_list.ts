@@ -4,6 +4,10 @@
 import type { ListPodSandboxStatsRequest__Output } from '../../api/gen/runtime/v1/ListPodSandboxStatsRequest';
 import type { ListPodSandboxStatsResponse } from '../../api/gen/runtime/v1/ListPodSandboxStatsResponse';
 import { pruneStats, resolveId } from './container_stats_list';
+import { mapInTurns } from '../util/turns';
+
+/** Pods whose stats (their containers' included) are read between two turns of the event loop. */
+const PODS_PER_TURN = 4;
 import { matchesLabels } from './filters';
 import { collectPodSandboxStats } from './sandbox_stats';
 import type { CriService } from './service';
@@ -19,7 +23,7 @@ export async function listPodSandboxStats(svc: CriService, req: ListPodSandboxSt
     }
     sandboxes = sandboxes.filter((s) => matchesLabels(s.metadata.config.labels, filter.label_selector));
   }
-  const stats = await Promise.all(sandboxes.map((s) => collectPodSandboxStats(svc, s)));
+  const stats = await mapInTurns(sandboxes, PODS_PER_TURN, (s) => collectPodSandboxStats(svc, s));
   pruneStats(svc);
   return { stats };
 }
