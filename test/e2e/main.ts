@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../internal/api/cri';
 import { CHECKS } from './checks';
+import type { Check } from './check';
 import { renderTable, writeReport, type E2eReport } from './report';
 import { runOnRuntime } from './run_runtime';
 import type { RuntimeName } from './runtimes';
@@ -18,18 +19,18 @@ const USAGE = 'usage: e2e --kubelet PATH [--runtime berth|containerd] [--check I
 interface Args {
   kubelet: string;
   runtimes: RuntimeName[];
-  checkIds?: string[];
+  checks: Check[];
 }
 
 function parseArgs(argv: string[]): Args {
-  const { target: kubelet, runtimes, checkIds } = parseRunnerArgs(argv, '--kubelet', process.env.KUBELET ?? '', CHECKS);
+  const { target: kubelet, runtimes, checks } = parseRunnerArgs(argv, '--kubelet', process.env.KUBELET ?? '', CHECKS);
   if (!kubelet || !existsSync(kubelet)) throw new Error(`kubelet binary ${JSON.stringify(kubelet)} not found (make e2e builds it)`);
-  return { kubelet, runtimes, checkIds };
+  return { kubelet, runtimes, checks };
 }
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
-  const checks = args.checkIds ? CHECKS.filter((c) => args.checkIds!.includes(c.id)) : CHECKS;
+  const { checks } = args;
   const report: E2eReport = { startedAt: new Date().toISOString(), kubelet: args.kubelet, checks: checks.map(({ id, title }) => ({ id, title })), results: {} };
   return runE2e({
     name: 'e2e',

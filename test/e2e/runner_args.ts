@@ -2,15 +2,16 @@
 // the cluster's binary dir), `--runtime berth|containerd`, `--check ID[,ID...]`; `--x=v` works too.
 import { RUNTIME_NAMES, type RuntimeName } from './runtimes';
 
-export interface RunnerArgs {
+export interface RunnerArgs<C> {
   /** The value of the runner's own flag (`fallback` when not given). */
   target: string;
   runtimes: RuntimeName[];
-  checkIds?: string[];
+  /** The checks `--check` named, in `knownChecks` order; all of them without it. */
+  checks: C[];
 }
 
 /** Parses `argv`; throws for an unknown flag or runtime, or a check ID not in `knownChecks`. */
-export function parseRunnerArgs(argv: readonly string[], targetFlag: string, fallback: string, knownChecks: readonly { id: string }[]): RunnerArgs {
+export function parseRunnerArgs<C extends { id: string }>(argv: readonly string[], targetFlag: string, fallback: string, knownChecks: readonly C[]): RunnerArgs<C> {
   let target = fallback;
   let runtimes: RuntimeName[] = [...RUNTIME_NAMES];
   let checkIds: string[] | undefined;
@@ -27,5 +28,5 @@ export function parseRunnerArgs(argv: readonly string[], targetFlag: string, fal
   }
   const unknown = (checkIds ?? []).filter((id) => !knownChecks.some((c) => c.id === id));
   if (unknown.length > 0) throw new Error(`unknown checks: ${unknown.join(', ')}`);
-  return { target, runtimes, checkIds };
+  return { target, runtimes, checks: knownChecks.filter((c) => checkIds === undefined || checkIds.includes(c.id)) };
 }

@@ -11,6 +11,7 @@ import type { RuntimeName } from '../runtimes';
 import { parseRunnerArgs } from '../runner_args';
 import { exitWith, runE2e } from '../runner';
 import { CLUSTER_CHECKS } from './checks';
+import type { ClusterCheck } from './cluster_check';
 import { renderClusterTable, writeClusterReport, type ClusterReport } from './cluster_report';
 import { clusterBinaries, type ClusterBinaries } from './control_plane';
 import { runClusterOnRuntime } from './run_cluster';
@@ -20,20 +21,20 @@ const USAGE = 'usage: e2e-cluster --bin DIR [--runtime berth|containerd] [--chec
 interface Args {
   bin: ClusterBinaries;
   runtimes: RuntimeName[];
-  checkIds?: string[];
+  checks: ClusterCheck[];
 }
 
 function parseArgs(argv: string[]): Args {
-  const { target: binDir, runtimes, checkIds } = parseRunnerArgs(argv, '--bin', '', CLUSTER_CHECKS);
+  const { target: binDir, runtimes, checks } = parseRunnerArgs(argv, '--bin', '', CLUSTER_CHECKS);
   const bin = clusterBinaries(binDir);
   const missing = Object.entries(bin).filter(([k, path]) => k !== 'dir' && !existsSync(path)).map(([, path]) => path);
   if (!binDir || missing.length > 0) throw new Error(`cluster binaries missing: ${missing.join(', ') || '--bin not given'} (make e2e-cluster builds them)`);
-  return { bin, runtimes, checkIds };
+  return { bin, runtimes, checks };
 }
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
-  const checks = args.checkIds ? CLUSTER_CHECKS.filter((c) => args.checkIds!.includes(c.id)) : CLUSTER_CHECKS;
+  const { checks } = args;
   const report: ClusterReport = { startedAt: new Date().toISOString(), binaries: args.bin.dir, checks: checks.map(({ id, title }) => ({ id, title })), results: {} };
   return runE2e({
     name: 'e2e-cluster',
