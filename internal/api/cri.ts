@@ -16,7 +16,7 @@ import type {
   RuntimeServiceDefinition as RuntimeServiceV1alpha2Definition,
 } from './gen/runtime/v1alpha2/RuntimeService';
 import { lazyServiceDefinition, serviceDefinition } from './grpc_definition';
-import { loadProtoRoot, serviceMethods } from './proto_root';
+import { loadProtoRoot, serviceMethods, type MethodShape } from './proto_root';
 
 export type { AdminClient, AdminDefinition, ImageServiceClient, ImageServiceDefinition, RuntimeServiceClient, RuntimeServiceDefinition };
 export type { ImageServiceV1alpha2Client, ImageServiceV1alpha2Definition, RuntimeServiceV1alpha2Client, RuntimeServiceV1alpha2Definition };
@@ -107,9 +107,13 @@ export const adminServiceDefinition = (): AdminDefinition => v1Definition('berth
  * serve both packages (containerd 1.6 does the same, unmarshalling each v1alpha2 request into v1).
  * Its methods come from the descriptor; the v1alpha2 types are built when its first call arrives.
  */
-export function v1alpha2ServerDefinition(service: 'RuntimeService' | 'ImageService'): grpc.ServiceDefinition {
+const V1ALPHA2_SERVICES = ['RuntimeService', 'ImageService'] as const;
+let v1alpha2Methods: MethodShape[][] | undefined;
+
+export function v1alpha2ServerDefinition(service: (typeof V1ALPHA2_SERVICES)[number]): grpc.ServiceDefinition {
   const fullName = `runtime.v1alpha2.${service}`;
-  return lazyServiceDefinition(fullName, serviceMethods('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, fullName), () =>
+  v1alpha2Methods ??= serviceMethods('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, V1ALPHA2_SERVICES.map((s) => `runtime.v1alpha2.${s}`));
+  return lazyServiceDefinition(fullName, v1alpha2Methods[V1ALPHA2_SERVICES.indexOf(service)]!, () =>
     serviceDefinition(criV1alpha2Root().lookupService(fullName), criRoot().lookupService(`runtime.v1.${service}`)),
   );
 }

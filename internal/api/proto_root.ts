@@ -85,20 +85,26 @@ export interface MethodShape {
 }
 
 /**
- * The methods of `service` (a full name) in the root `name`, read straight from its descriptor:
- * building the root (protobufjs reflection for every message) costs ~10 ms per API package, which
- * a service nobody has called yet need not pay at start. Parsed as loadProtoRoot does otherwise.
+ * The methods of each of `services` (full names) in the root `name`, read straight from its
+ * descriptor (read once for all of them): building the root (protobufjs reflection for every
+ * message) costs ~10 ms per API package, which services nobody has called yet need not pay at
+ * start. Parsed as loadProtoRoot does otherwise.
  */
-export function serviceMethods(name: string, files: readonly string[], service: string, dir = DESCRIPTOR_DIR): MethodShape[] {
+export function serviceMethods(name: string, files: readonly string[], services: readonly string[], dir = DESCRIPTOR_DIR): MethodShape[][] {
   const descriptor = currentDescriptor(name, files, dir);
-  let node: protobuf.AnyNestedObject | undefined = descriptor?.root;
-  for (const part of service.split('.')) node = node && 'nested' in node ? node.nested?.[part] : undefined;
-  if (node && 'methods' in node) {
-    return Object.entries(node.methods as Record<string, protobuf.IMethod>).map(([method, m]) => ({ name: method, requestStream: m.requestStream === true, responseStream: m.responseStream === true }));
-  }
-  return loadProtoRoot(name, files, dir)
-    .lookupService(service)
-    .methodsArray.map((m) => ({ name: m.name, requestStream: m.requestStream === true, responseStream: m.responseStream === true }));
+  const shape = (method: string, m: { requestStream?: boolean; responseStream?: boolean }): MethodShape => ({
+    name: method,
+    requestStream: m.requestStream === true,
+    responseStream: m.responseStream === true,
+  });
+  let parsed: protobuf.Root | undefined;
+  return services.map((service) => {
+    let node: protobuf.AnyNestedObject | undefined = descriptor?.root;
+    for (const part of service.split('.')) node = node && 'nested' in node ? node.nested?.[part] : undefined;
+    if (node && 'methods' in node) return Object.entries(node.methods as Record<string, protobuf.IMethod>).map(([method, m]) => shape(method, m));
+    parsed ??= loadProtoRoot(name, files, dir);
+    return parsed.lookupService(service).methodsArray.map((m) => shape(m.name, m));
+  });
 }
 
 /** Writes the descriptor `loadProtoRoot(name, files)` will use (build time). */

@@ -51,14 +51,14 @@ describe('proto descriptors', () => {
       const parsed = loadProtoRoot('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, dir).lookupService(service); // no descriptor yet: parsed
       const expected = parsed.methodsArray.map((m) => ({ name: m.name, requestStream: m.requestStream === true, responseStream: m.responseStream === true }));
       expect(expected.length).toBeGreaterThanOrEqual(5);
-      expect(serviceMethods('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, service, dir)).toEqual(expected);
+      expect(serviceMethods('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, [service], dir)).toEqual([expected]);
       const out = writeProtoDescriptor('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, dir);
       const written = JSON.parse(readFileSync(out, 'utf8')) as { root: { nested: Record<string, { nested: Record<string, { nested: Record<string, { methods: Record<string, unknown> }> }> }> } };
       const [, , name] = service.split('.');
       // Mark the descriptor: one method fewer, so reading it (and not parsing) is visible.
       delete written.root.nested.runtime!.nested.v1alpha2!.nested[name!]!.methods[expected[0]!.name];
       writeFileSync(out, JSON.stringify(written));
-      expect(serviceMethods('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, service, dir)).toEqual(expected.slice(1));
+      expect(serviceMethods('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, [service], dir)).toEqual([expected.slice(1)]);
     },
   );
 });
