@@ -64,6 +64,9 @@ describe('the stats pass over pods with their own cgroup parents', () => {
     jest.restoreAllMocks();
   });
 
+  /** A daemon over the same pods that has measured nothing yet (the figures kept between calls are per runtime). */
+  const freshDaemon = () => new CriService({ ...svc.deps, runtime: { ...svc.rt } });
+
   afterAll(async () => {
     await cg.destroy();
     for (const key of [...containerIds, ...podIds, LAYER]) await svc.rt.snapshotter.remove(key).catch(() => undefined);
@@ -94,8 +97,7 @@ describe('the stats pass over pods with their own cgroup parents', () => {
   });
 
   test('one stats pass measures each snapshot at most once, and a committed layer only the first time', async () => {
-    // A daemon that has measured nothing yet (the figures kept between calls are per runtime).
-    const daemon = new CriService({ ...svc.deps, runtime: { ...svc.rt } });
+    const daemon = freshDaemon();
     const sn = daemon.rt.snapshotter;
     const measured: string[] = [];
     const usage = sn.usage.bind(sn);
@@ -135,7 +137,7 @@ describe('the stats pass over pods with their own cgroup parents', () => {
   });
 
   test('ImageFsInfo answers from its last figure while it measures again, and waits once that figure is old or forgotten', async () => {
-    const daemon = new CriService({ ...svc.deps, runtime: { ...svc.rt } });
+    const daemon = freshDaemon();
     const sn = daemon.rt.snapshotter;
     const walk = sn.walk.bind(sn);
     // Each walk (one per measurement) waits for its gate, so "answered without measuring" is visible.
@@ -190,7 +192,7 @@ describe('the stats pass over pods with their own cgroup parents', () => {
   });
 
   test('measuring hundreds of snapshots whose figures are known lets the event loop turn on the way', async () => {
-    const daemon = new CriService({ ...svc.deps, runtime: { ...svc.rt } });
+    const daemon = freshDaemon();
     const sn = daemon.rt.snapshotter;
     const many = Array.from({ length: 300 }, (_, i) => ({ name: `layer-${i}`, kind: 'committed' as const, parent: '', labels: {}, created: new Date(0), updated: new Date(0) }));
     jest.spyOn(sn, 'walk').mockImplementation(async (fn) => {
@@ -205,7 +207,7 @@ describe('the stats pass over pods with their own cgroup parents', () => {
   });
 
   test('a daemon that keeps its figure measures in the background: a first call is served from it, without a walk', async () => {
-    const daemon = new CriService({ ...svc.deps, runtime: { ...svc.rt } });
+    const daemon = freshDaemon();
     const sn = daemon.rt.snapshotter;
     const walk = sn.walk.bind(sn);
     const walked: Array<() => void> = [];
