@@ -3,8 +3,8 @@
 // snapshot (immutable) is measured once, and an active one (a container's writable layer) is read
 // from the figures container stats keep, measured at most once per 10 s for both; a walk of every
 // layer on each call cost more than all the kubelet's other polling together. Like containerd's
-// syncer, berthd measures every 10 s in the background once it serves (keepImageFsFigure), so a call
-// finds a figure under 12 s old and is served from it. Without one that fresh (a walk that runs
+// syncer, berthd measures every 10 s in the background, from 1 s after it serves (keepImageFsFigure),
+// so a call finds a figure under 12 s old and is served from it. Without one that fresh (a walk that runs
 // long), a figure under 20 s old is served while a new one is measured; an older one, or none, is
 // waited for. After a pull, an import or a removal the next call waits for a new figure.
 import { join } from 'node:path';
@@ -22,6 +22,12 @@ import type { CriService, RuntimeDeps } from './service';
 const YIELD_EVERY = 32;
 /** How often berthd measures in the background (containerd's syncer: every 10 s). */
 const REFRESH_MS = 10_000;
+/**
+ * The first background measurement waits this long after serving begins: the calls that come
+ * first after a (re)start (a kubelet relisting every pod) are not held up behind a walk of every
+ * layer. A call that comes before it measures, as one without a figure always does.
+ */
+const FIRST_AFTER_MS = 1_000;
 /** A figure this fresh is served without measuring again: the background's period and a walk's time. */
 const FRESH_MS = 12_000;
 /** A figure this fresh is served while a new one is measured; past it, callers wait for the new one. */
@@ -144,19 +150,26 @@ function figureFor(svc: CriService): Promise<FsFigure> {
 }
 
 /**
- * Measures now and then every `everyMs` in the background, as containerd's snapshot syncer does, so
- * the kubelet's calls find a figure; returns what stops it. A failed measurement is logged and the
- * next one tried on time.
+ * Measures after `firstAfterMs` and then every `everyMs` in the background, as containerd's snapshot
+ * syncer does, so the kubelet's calls find a figure; returns what stops it. A failed measurement is
+ * logged and the next one tried on time.
  */
-export function keepImageFsFigure(svc: CriService, everyMs = REFRESH_MS): () => void {
+export function keepImageFsFigure(svc: CriService, { everyMs = REFRESH_MS, firstAfterMs = FIRST_AFTER_MS } = {}): () => void {
   const state = stateOf(svc.rt);
   const tick = () => {
     measureAgain(svc, state).catch((err: unknown) => svc.logger.warn('measuring the image filesystem failed', { error: messageOf(err) }));
   };
-  tick();
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  let every: NodeJS.Timeout | undefined;
+  const first = setTimeout(() => {
+    tick();
+    every = setInterval(tick, everyMs);
+    every.unref();
+  }, firstAfterMs);
+  first.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(every);
+  };
 }
 
 export async function imageFsInfo(svc: CriService, _req: ImageFsInfoRequest__Output): Promise<ImageFsInfoResponse> {

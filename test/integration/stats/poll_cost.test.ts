@@ -220,9 +220,10 @@ describe('the stats pass over pods with their own cgroup parents', () => {
       for (let i = 0; i < n; i++) await new Promise<void>((resolve) => walked.push(resolve));
     };
     const firstWalk = walks(1);
-    const stop = keepImageFsFigure(daemon, 50);
+    const stop = keepImageFsFigure(daemon, { everyMs: 50, firstAfterMs: 20 });
     try {
-      await firstWalk; // begun at once, nobody asking
+      expect(sn.walk).not.toHaveBeenCalled(); // not in the way of the first calls after serving
+      await firstWalk; // begun on its own, nobody asking
       await new Promise((r) => setImmediate(r));
       const before = (sn.walk as jest.Mock).mock.calls.length;
       const answer = await imageFsInfo(daemon, {});
