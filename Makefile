@@ -47,7 +47,7 @@ build: deps build/Release/berth_sys.node
 	node dist/hack/proto/descriptors.js
 	node dist/hack/bundle/bundle.js dist/bundle $(BERTHD_NODE_FLAGS)
 	@mkdir -p bin
-	@printf '#!/usr/bin/env -S node $(BERTHD_NODE_FLAGS)\nrequire("../dist/bundle/start.js").startBerthd();\n' > bin/berthd
+	node dist/hack/bundle/launcher.js bin/berthd $(BERTHD_NODE_FLAGS)
 	@printf '#!/usr/bin/env node\nrequire("../dist/cmd/berthctl/main.js");\n' > bin/berthctl
 	@chmod 0755 bin/berthd bin/berthctl
 

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { applyFlags, loadConfig } from '../../internal/config';
 import { messageOf } from '../../internal/errdefs/errors';
+import { restoreDeferredExtraCaCerts } from '../../internal/images/pull/extra_ca';
 import { createLogger } from '../../internal/log/logger';
 import { systemdNotifier } from '../../internal/systemd/notifier';
 import { installCrashPolicy } from './crash_policy';
@@ -24,6 +25,8 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
+  // bin/berthd kept it from Node's start-up (extra_ca.ts); children and pulls see it as before.
+  restoreDeferredExtraCaCerts();
   let values;
   try {
     ({ values } = parseArgs({

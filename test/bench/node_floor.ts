@@ -1,5 +1,5 @@
 // The Node floor of the memory rows: the RSS of a bare Node process run with bin/berthd's Node
-// flags that loads the third-party packages and native addon berthd has loaded when it serves,
+// flags and environment that loads the third-party packages and native addon berthd has loaded when it serves,
 // and none of berth's own code, so the table shows which part of berthd's RSS is berth's own.
 // FLOOR_MODULES is what an idle berthd held in require.cache (checked with a --require hook
 // listing it on 2026-12-01: @grpc/proto-loader is not among them, berthd reads its proto roots
@@ -44,8 +44,11 @@ function berthdNodeFlags(): string[] {
 function sampleOnce(): Promise<number> {
   const addon = join(repoRoot(), 'build', 'Release', 'berth_sys.node');
   const script = join(__dirname, 'node_floor_child.js');
+  // Without NODE_EXTRA_CA_CERTS, as bin/berthd starts Node (hack/bundle/launcher.ts).
+  const { NODE_EXTRA_CA_CERTS: _deferred, ...env } = process.env;
   const child = spawn(process.execPath, [...berthdNodeFlags(), script, addon, ...FLOOR_MODULES], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env,
   });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-2000)));

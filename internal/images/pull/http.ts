@@ -8,6 +8,7 @@ import http, { type IncomingMessage, type OutgoingHttpHeaders } from 'node:http'
 import https from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { BerthError, invalidArgument, unavailable } from '../../errdefs/errors';
+import { extraCaCerts } from './extra_ca';
 import type { RegistryHost } from './hosts';
 
 const MAX_REDIRECTS = 5;
@@ -38,15 +39,29 @@ const withoutAuthorization = (headers: OutgoingHttpHeaders): OutgoingHttpHeaders
   Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'authorization'));
 
 const agents = new Map<string, https.Agent>();
+const warnedExtraCa = new Set<string>();
 
-/** A TLS agent honouring skip_verify and extra CA files for one host entry. */
+/** The operator's NODE_EXTRA_CA_CERTS certificates (see extra_ca.ts); a file that fails is warned of once, as Node does. */
+function operatorCas(): { file: string; certs: string[] } {
+  const extra = extraCaCerts();
+  if (extra?.error !== undefined && !warnedExtraCa.has(extra.file)) {
+    warnedExtraCa.add(extra.file);
+    process.emitWarning(`Ignoring extra certs from \`${extra.file}\`, load failed: ${extra.error}`);
+  }
+  return { file: extra?.file ?? '', certs: extra?.certs ?? [] };
+}
+
+/** A TLS agent honouring skip_verify, the host's CA files and the operator's extra CAs; undefined: Node's defaults do. */
 function agentFor(host: RegistryHost | undefined): https.Agent | undefined {
-  if (!host || (!host.skipVerify && host.caFiles.length === 0)) return undefined;
-  const key = `${host.host}|${host.skipVerify}|${host.caFiles.join(',')}`;
+  const { file: extraFile, certs: extra } = operatorCas();
+  const skipVerify = host?.skipVerify ?? false;
+  const caFiles = host?.caFiles ?? [];
+  if (!skipVerify && caFiles.length === 0 && extra.length === 0) return undefined;
+  const key = `${host?.host ?? ''}|${skipVerify}|${caFiles.join(',')}|${extraFile}`;
   let agent = agents.get(key);
   if (!agent) {
-    const ca = host.caFiles.length > 0 ? [...rootCertificates, ...host.caFiles.map((f) => readFileSync(f, 'utf8'))] : undefined;
-    agent = new https.Agent({ keepAlive: true, rejectUnauthorized: !host.skipVerify, ca });
+    const ca = caFiles.length + extra.length > 0 ? [...rootCertificates, ...extra, ...caFiles.map((f) => readFileSync(f, 'utf8'))] : undefined;
+    agent = new https.Agent({ keepAlive: true, rejectUnauthorized: !skipVerify, ca });
     agents.set(key, agent);
   }
   return agent;

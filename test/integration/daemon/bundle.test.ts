@@ -1,15 +1,17 @@
 // berthd as bin/berthd runs it: the esbuild bundle (hack/bundle/bundle.ts) started by its loader
 // (dist/bundle/start.js) with the V8 code cache made for it. The bundle is built here into a temp
 // tree laid out like the repository (package.json, node_modules, build/ and api/ beside dist/), so the
-// test never writes the shared dist/. What the bundle leaves out and loads on first use must still
-// load: the WebSocket upgrade of the streaming server (ws), /metrics (prom-client); and everything
-// the daemon reads beside its modules (proto descriptors, package.json, the native addons).
+// test never writes the shared dist/; bin/berthd is run itself, so its #! line is what starts Node.
+// What the bundle leaves out and loads on first use must still load: the WebSocket upgrade of the
+// streaming server (ws), /metrics (prom-client); and everything the daemon reads beside its modules
+// (proto descriptors, package.json, the native addons).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleBerthd } from '../../../hack/bundle/bundle';
+import { berthdLauncher } from '../../../hack/bundle/launcher';
 import { cacheFileOf, warmCacheFileOf } from '../../../cmd/berthd/bundle_start';
 import { repoRoot } from '../../../internal/repo_root';
 import { deadline, importTestImages, podDriver, testBerthToml, type PodDriver } from '../../harness/berth_env';
@@ -17,6 +19,8 @@ import { cgroupPids, leafCgroups, removeCgroupParent } from '../../harness/cgrou
 import { createCniTestEnv, type CniTestEnv } from '../../harness/cni';
 import { criClient, type CriClient } from '../../harness/cri_client';
 import { testImages } from '../../harness/images';
+import { pushImage, selfSignedCert, startRegistry, startRegistryFront, type RegistryFront } from '../../harness/registry';
+import { DEFERRED_EXTRA_CA_ENV } from '../../../internal/images/pull/extra_ca';
 import { streamExec } from '../../harness/streaming_client';
 import { metricsAddress, scrape } from '../metrics/exposition';
 import { scrubHost } from '../recovery/host_state';
@@ -37,7 +41,7 @@ async function buildTree(tree: string): Promise<{ bundleDir: string; launcher: s
   // What `make build` writes as bin/berthd.
   mkdirSync(join(tree, 'bin'));
   const launcher = join(tree, 'bin', 'berthd');
-  writeFileSync(launcher, `#!/usr/bin/env -S node ${NODE_FLAGS.join(' ')}\nrequire("../dist/bundle/start.js").startBerthd();\n`, { mode: 0o755 });
+  writeFileSync(launcher, berthdLauncher(NODE_FLAGS), { mode: 0o755 });
   return { bundleDir, launcher };
 }
 
@@ -78,9 +82,11 @@ describe('the berthd bundle', () => {
   let client: CriClient | undefined;
   let pods: PodDriver;
 
-  async function startDaemon(): Promise<void> {
-    const child = spawn(process.execPath, [...NODE_FLAGS, launcher, '--config', configPath, '--root', join(dir, 'root'), '--state', join(dir, 'state'), '--address', socket, '--log-level', 'info'], {
+  /** Runs bin/berthd itself: its #! line gives Node its flags and environment. */
+  async function startDaemon(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+    const child = spawn(launcher, ['--config', configPath, '--root', join(dir, 'root'), '--state', join(dir, 'state'), '--address', socket, '--log-level', 'info'], {
       stdio: ['ignore', 'ignore', 'pipe'],
+      env,
     });
     let err = '';
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -121,7 +127,8 @@ describe('the berthd bundle', () => {
     socket = join(dir, 'berth.sock');
     configPath = join(dir, 'berth.toml');
     cgroupParent = `/berth-bundle-${randomBytes(4).toString('hex')}`;
-    writeFileSync(configPath, testBerthToml(cni, { extraToml: '[metrics]\naddress = "127.0.0.1:0"\n' }));
+    const registryToml = `[registry]\nconfig_path = ${JSON.stringify(join(dir, 'certs.d'))}\n`;
+    writeFileSync(configPath, testBerthToml(cni, { extraToml: `[metrics]\naddress = "127.0.0.1:0"\n\n${registryToml}` }));
     pods = podDriver({ client: () => client!, cgroupParent, logDirectory: (name) => join(dir, 'logs', name) });
     await startDaemon();
     await importTestImages(client!);
@@ -228,6 +235,30 @@ describe('the berthd bundle', () => {
       await stopSoon();
     } finally {
       files.forEach((f, i) => writeFileSync(f, saved[i]!));
+    }
+  });
+
+  it("keeps NODE_EXTRA_CA_CERTS out of Node's start-up, and still pulls from a registry only that file vouches for", async () => {
+    const registry = await startRegistry();
+    let front: RegistryFront | undefined;
+    try {
+      await pushImage(registry.url, (await testImages()).pauseOci, 'extra-ca/app:1');
+      const { certFile, cert, key } = selfSignedCert(dir);
+      front = await startRegistryFront({ upstream: registry.url, tls: { cert, key } });
+      mkdirSync(join(dir, 'certs.d', front.host), { recursive: true });
+      writeFileSync(join(dir, 'certs.d', front.host, 'hosts.toml'), `server = "${front.url}"\n`);
+      await stopDaemon('SIGTERM');
+      await startDaemon({ ...process.env, NODE_EXTRA_CA_CERTS: certFile });
+      // What Node itself started with: the file under the hand-over name only.
+      const environ = readFileSync(`/proc/${daemon!.child.pid}/environ`, 'utf8').split('\0');
+      expect(environ.filter((v) => v.startsWith('NODE_EXTRA_CA_CERTS='))).toEqual([]);
+      expect(environ).toContain(`${DEFERRED_EXTRA_CA_ENV}=${certFile}`);
+      const { image_ref } = await client!.image.PullImage({ image: { image: `${front.host}/extra-ca/app:1` } }, deadline());
+      expect(image_ref).toMatch(/^sha256:/);
+      expect(front.seen.some((r) => r.scheme === 'https' && /\/manifests\//.test(r.path))).toBe(true);
+    } finally {
+      await front?.close();
+      await registry.stop();
     }
   });
 });
