@@ -1,6 +1,6 @@
-// The Node floor of the memory rows: the RSS of a bare Node process run with bin/berthd's Node
-// flags and environment that loads the third-party packages and native addon berthd has loaded when it serves,
-// and none of berth's own code, so the table shows which part of berthd's RSS is berth's own.
+// The Node floor of the memory rows: the RSS of a bare Node process, run with bin/berthd's Node flags
+// and environment, that loads the third-party packages and native addon berthd has loaded when it
+// serves, and none of berth's own code, so the table shows which part of berthd's RSS is berth's own.
 // FLOOR_MODULES is what an idle berthd held in require.cache (checked with a --require hook
 // listing it on 2026-12-01: @grpc/proto-loader is not among them, berthd reads its proto roots
 // from JSON descriptors through protobufjs); keep it in step with berthd's imports.
