@@ -5,6 +5,7 @@
 // berthd about 20 MiB of resident memory for nothing grpc-js uses.
 import type * as grpc from '@grpc/grpc-js';
 import type * as protobuf from 'protobufjs';
+import type { MethodShape } from './proto_root';
 
 /** How decoded messages are shaped (the options `make gen` gives proto-loader-gen-types). */
 export const CONVERSION_OPTIONS: protobuf.IConversionOptions = {
@@ -67,7 +68,7 @@ export function serviceDefinition(service: protobuf.Service, requestsAs?: protob
  */
 export function lazyServiceDefinition(
   fullName: string,
-  methods: readonly { name: string; requestStream: boolean; responseStream: boolean }[],
+  methods: readonly MethodShape[],
   resolve: () => grpc.ServiceDefinition,
 ): grpc.ServiceDefinition {
   let resolved: grpc.ServiceDefinition | undefined;

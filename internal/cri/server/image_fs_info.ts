@@ -4,9 +4,9 @@
 // from the figures container stats keep, measured at most once per 10 s for both; a walk of every
 // layer on each call cost more than all the kubelet's other polling together. Like containerd's
 // syncer, berthd measures every 10 s in the background, from 1 s after it serves (keepImageFsFigure),
-// so a call finds a figure under 12 s old and is served from it. Without one that fresh (a walk that runs
-// long), a figure under 20 s old is served while a new one is measured; an older one, or none, is
-// waited for. After a pull, an import or a removal the next call waits for a new figure.
+// so a call finds a figure under 12 s old and is served from it. Without one that fresh (a walk that
+// runs long), a figure under 20 s old is served while a new one is measured; an older one, or none,
+// is waited for. After a pull, an import or a removal the next call waits for a new figure.
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FilesystemUsage } from '../../api/gen/runtime/v1/FilesystemUsage';

@@ -5,12 +5,12 @@ import type { ListPodSandboxStatsRequest__Output } from '../../api/gen/runtime/v
 import type { ListPodSandboxStatsResponse } from '../../api/gen/runtime/v1/ListPodSandboxStatsResponse';
 import { pruneStats, resolveId } from './container_stats_list';
 import { mapInTurns } from '../util/turns';
-
-/** Pods whose stats (their containers' included) are read between two turns of the event loop. */
-const PODS_PER_TURN = 4;
 import { matchesLabels } from './filters';
 import { collectPodSandboxStats } from './sandbox_stats';
 import type { CriService } from './service';
+
+/** Pods whose stats (their containers' included) are read between two turns of the event loop. */
+const PODS_PER_TURN = 4;
 
 export async function listPodSandboxStats(svc: CriService, req: ListPodSandboxStatsRequest__Output): Promise<ListPodSandboxStatsResponse> {
   const store = svc.rt.sandboxes;

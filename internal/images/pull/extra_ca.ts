@@ -22,12 +22,14 @@ export interface ExtraCas {
   file: string;
   /** PEM certificates; empty when the file could not be read (as Node, berthd then goes on without). */
   certs: string[];
-  error?: string;
 }
 
 const read = new Map<string, ExtraCas>();
 
-/** The certificates of NODE_EXTRA_CA_CERTS, read once per path; undefined when it is not set. */
+/**
+ * The certificates of NODE_EXTRA_CA_CERTS, read once per path; undefined when it is not set. A file
+ * that cannot be read is warned of (once, in Node's own words) and stands for no certificates.
+ */
 export function extraCaCerts(env: NodeJS.ProcessEnv = process.env): ExtraCas | undefined {
   const file = env.NODE_EXTRA_CA_CERTS;
   if (!file) return undefined;
@@ -36,7 +38,8 @@ export function extraCaCerts(env: NodeJS.ProcessEnv = process.env): ExtraCas | u
     try {
       found = { file, certs: readFileSync(file, 'utf8').match(PEM_CERTIFICATE) ?? [] };
     } catch (err) {
-      found = { file, certs: [], error: (err as Error).message };
+      process.emitWarning(`Ignoring extra certs from \`${file}\`, load failed: ${(err as Error).message}`);
+      found = { file, certs: [] };
     }
     read.set(file, found);
   }

@@ -39,25 +39,15 @@ const withoutAuthorization = (headers: OutgoingHttpHeaders): OutgoingHttpHeaders
   Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'authorization'));
 
 const agents = new Map<string, https.Agent>();
-const warnedExtraCa = new Set<string>();
-
-/** The operator's NODE_EXTRA_CA_CERTS certificates (see extra_ca.ts); a file that fails is warned of once, as Node does. */
-function operatorCas(): { file: string; certs: string[] } {
-  const extra = extraCaCerts();
-  if (extra?.error !== undefined && !warnedExtraCa.has(extra.file)) {
-    warnedExtraCa.add(extra.file);
-    process.emitWarning(`Ignoring extra certs from \`${extra.file}\`, load failed: ${extra.error}`);
-  }
-  return { file: extra?.file ?? '', certs: extra?.certs ?? [] };
-}
 
 /** A TLS agent honouring skip_verify, the host's CA files and the operator's extra CAs; undefined: Node's defaults do. */
 function agentFor(host: RegistryHost | undefined): https.Agent | undefined {
-  const { file: extraFile, certs: extra } = operatorCas();
+  const operator = extraCaCerts(); // the operator's NODE_EXTRA_CA_CERTS (extra_ca.ts)
+  const extra = operator?.certs ?? [];
   const skipVerify = host?.skipVerify ?? false;
   const caFiles = host?.caFiles ?? [];
   if (!skipVerify && caFiles.length === 0 && extra.length === 0) return undefined;
-  const key = `${host?.host ?? ''}|${skipVerify}|${caFiles.join(',')}|${extraFile}`;
+  const key = `${host?.host ?? ''}|${skipVerify}|${caFiles.join(',')}|${operator?.file ?? ''}`;
   let agent = agents.get(key);
   if (!agent) {
     const ca = caFiles.length + extra.length > 0 ? [...rootCertificates, ...extra, ...caFiles.map((f) => readFileSync(f, 'utf8'))] : undefined;
