@@ -28,7 +28,7 @@ const SETTLE_MS = 2_000;
 const SAMPLES = 3;
 
 /** The Node flags on bin/berthd's `#!/usr/bin/env -S node FLAGS` line (none if it has no such line). */
-function berthdNodeFlags(): string[] {
+export function berthdNodeFlags(): string[] {
   let first = '';
   try {
     first = readFileSync(join(repoRoot(), 'bin', 'berthd'), 'utf8').split('\n')[0] ?? '';
@@ -40,15 +40,19 @@ function berthdNodeFlags(): string[] {
   return node < 0 ? [] : words.slice(node + 1).filter((w) => w.startsWith('-'));
 }
 
+/** This process's environment as bin/berthd hands it to Node: without NODE_EXTRA_CA_CERTS (hack/bundle/launcher.ts). */
+export function berthdNodeEnv(): NodeJS.ProcessEnv {
+  const { NODE_EXTRA_CA_CERTS: _deferred, ...env } = process.env;
+  return env;
+}
+
 /** One floor process: spawned, read once it is ready and has idled, killed (it is our own child). */
 function sampleOnce(): Promise<number> {
   const addon = join(repoRoot(), 'build', 'Release', 'berth_sys.node');
   const script = join(__dirname, 'node_floor_child.js');
-  // Without NODE_EXTRA_CA_CERTS, as bin/berthd starts Node (hack/bundle/launcher.ts).
-  const { NODE_EXTRA_CA_CERTS: _deferred, ...env } = process.env;
   const child = spawn(process.execPath, [...berthdNodeFlags(), script, addon, ...FLOOR_MODULES], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env,
+    env: berthdNodeEnv(),
   });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-2000)));

@@ -17,7 +17,8 @@ export interface Row {
   berth: Cell;
   /**
    * The same work with no daemon: runc alone beside StartContainer, the bare Node process with
-   * berthd's modules beside berthd's RSS.
+   * berthd's modules beside berthd's RSS, a bare grpc-js server giving berthd's answers beside the
+   * scale scenario's calls.
    */
   floor?: number;
   /** Samples behind each value, for the JSON. */
@@ -74,7 +75,7 @@ function ratio(row: Row): string {
 
 /** The text table, one line per row, columns padded. */
 export function renderTable(rows: readonly Row[]): string {
-  const header = ['figure', 'containerd', 'berth', 'berth/containerd', 'floor (runc / Node)'];
+  const header = ['figure', 'containerd', 'berth', 'berth/containerd', 'floor (runc / Node / gRPC)'];
   const lines = rows.map((r) => [
     `${r.scenario}: ${r.figure}`,
     formatCell(r.containerd, r.unit),

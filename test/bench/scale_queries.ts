@@ -3,10 +3,10 @@
 // kubelet sends (state RUNNING, one pod's sandbox ID, one pod's UID label), the status calls for
 // every pod and container, and the stats calls. A list that leaves out pods or containers the
 // bench started is an error, not a fast answer.
+import type { CriClient } from '../harness/cri_client';
 import { Aborted, RpcFailed } from './errors';
 import { CONTAINER_NAMES, POD_UID_LABEL, type KubeletPod } from './kubelet_pod';
 import type { BenchContext } from './pods';
-import type { Peer } from './peers/peer';
 import { msSince } from './stats';
 
 /**
@@ -35,11 +35,26 @@ export type QueryFigure = (typeof QUERY_FIGURES)[number];
 const RPC_DEADLINE_MS = 120_000;
 const opts = () => ({ deadline: Date.now() + RPC_DEADLINE_MS });
 
-/** Where the timings go: one figure's latency, or the failure that ends that figure (the others go on). */
+/** Where the timings go: one figure's latency and answer, or the failure that ends that figure (the others go on). */
 export interface QuerySink {
-  record(figure: QueryFigure, ms: number): void;
+  record(figure: QueryFigure, ms: number, response: Answer): void;
   fail(figure: QueryFigure, err: unknown): void;
   failed(figure: QueryFigure): boolean;
+}
+
+/** A decoded answer, as the CRI client gives it. */
+export type Answer = Record<string, unknown>;
+
+/** One timed call: the RPC, its request, and the field of the answer holding what it lists. */
+export interface Query {
+  figure: QueryFigure;
+  service: 'runtime' | 'image';
+  method: string;
+  request: Record<string, unknown>;
+  /** The answer's list (its length counts) or message (counts 1). */
+  listed: string;
+  /** Fewer listed items than this is an error, not a fast answer. */
+  atLeast: number;
 }
 
 /** A list answered without some of the bench's pods or containers. */
@@ -47,63 +62,88 @@ class ShortList extends Error {
   override name = 'ShortList';
 }
 
-/** Times `call` (the RPC `rpc`, answering how many items it listed) for `figure`, unless that figure already failed. */
-async function timed(sink: QuerySink, figure: QueryFigure, rpc: string, atLeast: number, call: () => Promise<number>): Promise<void> {
+function countListed(answer: Answer, field: string): number {
+  const listed = answer[field];
+  if (Array.isArray(listed)) return listed.length;
+  return listed === undefined || listed === null ? 0 : 1;
+}
+
+type UnaryCall = (request: Record<string, unknown>, options: { deadline: number }) => Promise<Answer>;
+
+/** The promise client's method for `query` on `cri`. */
+function callOf(cri: CriClient, query: Query): UnaryCall {
+  const service = cri[query.service] as unknown as Record<string, UnaryCall | undefined>;
+  const call = service[query.method];
+  if (call === undefined) throw new Error(`the CRI client has no ${query.service} ${query.method}`);
+  return call;
+}
+
+/** Times one query on `cri`, unless its figure already failed. */
+async function timed(cri: CriClient, query: Query, sink: QuerySink): Promise<void> {
+  const { figure, method } = query;
   if (sink.failed(figure)) return;
+  const call = callOf(cri, query);
   const start = process.hrtime.bigint();
   try {
-    const count = await call();
+    const answer = await call(query.request, opts());
     const ms = msSince(start);
-    if (count < atLeast) throw new ShortList(`${rpc}: ${count} items, want at least ${atLeast}`);
-    sink.record(figure, ms);
+    const count = countListed(answer, query.listed);
+    if (count < query.atLeast) throw new ShortList(`${method}: ${count} items, want at least ${query.atLeast}`);
+    sink.record(figure, ms, answer);
   } catch (err) {
-    sink.fail(figure, err instanceof ShortList ? err : new RpcFailed(rpc, err));
+    sink.fail(figure, err instanceof ShortList ? err : new RpcFailed(method, err));
   }
 }
 
-export async function measureQueries(peer: Peer, pods: readonly KubeletPod[], ctx: BenchContext, sink: QuerySink): Promise<void> {
-  const { runtime, image } = peer.cri;
+/**
+ * The calls, in the order they are made: LIST_CALLS rounds of the lists (a different pod's filters
+ * each round), the stats calls in the first STATS_CALLS rounds and ImageFsInfo, then the status of
+ * every pod and container.
+ */
+export function querySchedule(pods: readonly KubeletPod[]): Query[] {
   const podCount = pods.length;
-  const containerCount = podCount * CONTAINER_NAMES.length;
   const perPod = CONTAINER_NAMES.length;
+  const containerCount = podCount * perPod;
+  const runtime = (figure: QueryFigure, method: string, request: Record<string, unknown>, listed: string, atLeast: number): Query => ({
+    figure,
+    service: 'runtime',
+    method,
+    request,
+    listed,
+    atLeast,
+  });
+  const queries: Query[] = [];
   for (let i = 0; i < LIST_CALLS; i++) {
-    if (ctx.aborted()) throw new Aborted();
     const pod = pods[i % podCount]!;
-    const uid = { [POD_UID_LABEL]: pod.uid };
-    const running = { state: { state: 'CONTAINER_RUNNING' as const } };
-    await timed(sink, 'ListPodSandbox', 'ListPodSandbox', podCount, async () => (await runtime.ListPodSandbox({}, opts())).items.length);
-    await timed(sink, 'ListPodSandbox (pod-UID label)', 'ListPodSandbox', 1, async () =>
-      (await runtime.ListPodSandbox({ filter: { label_selector: uid } }, opts())).items.length,
-    );
-    await timed(sink, 'ListContainers', 'ListContainers', containerCount, async () => (await runtime.ListContainers({}, opts())).containers.length);
-    await timed(sink, 'ListContainers (state RUNNING)', 'ListContainers', containerCount, async () =>
-      (await runtime.ListContainers({ filter: running }, opts())).containers.length,
-    );
-    await timed(sink, 'ListContainers (pod_sandbox_id)', 'ListContainers', perPod, async () =>
-      (await runtime.ListContainers({ filter: { pod_sandbox_id: pod.podId } }, opts())).containers.length,
-    );
-    await timed(sink, 'ListContainers (pod-UID label)', 'ListContainers', perPod, async () =>
-      (await runtime.ListContainers({ filter: { label_selector: uid } }, opts())).containers.length,
+    const uid = { label_selector: { [POD_UID_LABEL]: pod.uid } };
+    const running = { state: { state: 'CONTAINER_RUNNING' } };
+    queries.push(
+      runtime('ListPodSandbox', 'ListPodSandbox', {}, 'items', podCount),
+      runtime('ListPodSandbox (pod-UID label)', 'ListPodSandbox', { filter: uid }, 'items', 1),
+      runtime('ListContainers', 'ListContainers', {}, 'containers', containerCount),
+      runtime('ListContainers (state RUNNING)', 'ListContainers', { filter: running }, 'containers', containerCount),
+      runtime('ListContainers (pod_sandbox_id)', 'ListContainers', { filter: { pod_sandbox_id: pod.podId } }, 'containers', perPod),
+      runtime('ListContainers (pod-UID label)', 'ListContainers', { filter: uid }, 'containers', perPod),
     );
     if (i < STATS_CALLS) {
-      await timed(sink, 'ListContainerStats', 'ListContainerStats', containerCount, async () =>
-        (await runtime.ListContainerStats({}, opts())).stats.length,
-      );
-      await timed(sink, 'ListPodSandboxStats', 'ListPodSandboxStats', podCount, async () =>
-        (await runtime.ListPodSandboxStats({}, opts())).stats.length,
+      queries.push(
+        runtime('ListContainerStats', 'ListContainerStats', {}, 'stats', containerCount),
+        runtime('ListPodSandboxStats', 'ListPodSandboxStats', {}, 'stats', podCount),
       );
     }
-    await timed(sink, 'ImageFsInfo', 'ImageFsInfo', 1, async () => (await image.ImageFsInfo({}, opts())).image_filesystems.length);
+    queries.push({ figure: 'ImageFsInfo', service: 'image', method: 'ImageFsInfo', request: {}, listed: 'image_filesystems', atLeast: 1 });
   }
   for (const pod of pods) {
+    queries.push(runtime('PodSandboxStatus', 'PodSandboxStatus', { pod_sandbox_id: pod.podId }, 'status', 1));
+    for (const id of pod.containerIds) queries.push(runtime('ContainerStatus', 'ContainerStatus', { container_id: id }, 'status', 1));
+  }
+  return queries;
+}
+
+/** Runs `queries` on `cri` one at a time. */
+export async function runQueries(cri: CriClient, queries: readonly Query[], ctx: BenchContext, sink: QuerySink): Promise<void> {
+  for (const query of queries) {
     if (ctx.aborted()) throw new Aborted();
-    await timed(sink, 'PodSandboxStatus', 'PodSandboxStatus', 1, async () =>
-      (await runtime.PodSandboxStatus({ pod_sandbox_id: pod.podId }, opts())).status ? 1 : 0,
-    );
-    for (const id of pod.containerIds) {
-      await timed(sink, 'ContainerStatus', 'ContainerStatus', 1, async () =>
-        (await runtime.ContainerStatus({ container_id: id }, opts())).status ? 1 : 0,
-      );
-    }
+    await timed(cri, query, sink);
   }
 }

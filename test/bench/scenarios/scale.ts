@@ -1,9 +1,11 @@
 // scale: a full node (issue 16). Per peer, one after the other: `scalePods` pods (110, the
 // kubelet's maxPods; pause + 2 busybox containers each) started as the kubelet's pod workers
 // start them, at most 10 in flight; with all running, the kubelet's read calls timed one by one
-// (scale_queries.ts); `steadySeconds` of the kubelet's polling (kubelet_poll.ts) with the daemon's
-// CPU seconds (and its shims') from /proc, per minute, once on one long-lived connection and once
-// with a connection per call as crictl 1.26 makes them (poll_calls.ts); one SIGTERM and one SIGKILL
+// (scale_queries.ts), and for berth the same calls again against the gRPC floor (grpc_floor.ts), a
+// bare grpc-js server giving berthd's answers; `steadySeconds` of the kubelet's polling
+// (kubelet_poll.ts) with the daemon's CPU seconds (and its shims') from /proc, per minute, once on
+// one long-lived connection and once with a connection per call as crictl 1.26 makes them
+// (poll_calls.ts); one SIGTERM and one SIGKILL
 // restart of the daemon, timed to serving with all containers RUNNING (restart.ts's check); the
 // pods torn down 10 in flight (StopPodSandbox + RemovePodSandbox). RSS at N pods goes to the memory
 // rows. The pods' removal is on the cleanup stack from before the first one exists, so a failure or
@@ -16,8 +18,9 @@ import { netnsPathFromInfo } from '../netns';
 import type { Peer } from '../peers/peer';
 import { runPool } from '../pool';
 import { cpuSeconds } from '../procs';
-import type { Row } from '../report';
-import { measureQueries, QUERY_FIGURES, type QueryFigure } from '../scale_queries';
+import { value, type Cell, type Row } from '../report';
+import { GrpcFloor } from '../grpc_floor';
+import { querySchedule, runQueries, QUERY_FIGURES, type Answer, type Query, type QueryFigure } from '../scale_queries';
 import { msSince, p50, p99 } from '../stats';
 import { measureRss } from './memory';
 import { allRunning } from './restart';
@@ -25,19 +28,28 @@ import type { RestartSignal } from '../peers/daemon_process';
 import { isAlive } from '../procs';
 import { PeerSeries, type Scenario, type ScenarioEnv } from './scenario';
 
+/** Untimed calls of each figure on the gRPC floor before its timed ones. */
+const FLOOR_WARM_UP_CALLS = 50;
+
 /** The kubelet's pod workers: how many pods it brings up (and down) at once. */
 export const PODS_IN_FLIGHT = 10;
 
 const PHASES = ['start', 'memory', 'queries', 'steady', 'restart', 'teardown'] as const;
 const RESTART_SIGNALS: readonly RestartSignal[] = ['SIGTERM', 'SIGKILL'];
 type Phase = (typeof PHASES)[number];
-/** One series per phase; the queries one per figure, so a call a peer lacks leaves the others standing. */
-type Series = Record<Exclude<Phase, 'queries'>, PeerSeries> & { queries: Record<QueryFigure, PeerSeries> };
+/**
+ * One series per phase; the queries one per figure, so a call a peer lacks leaves the others
+ * standing; the gRPC floor's samples of each query figure under berth's name (grpc_floor.ts).
+ */
+type Series = Record<Exclude<Phase, 'queries'>, PeerSeries> & {
+  queries: Record<QueryFigure, PeerSeries>;
+  grpcFloor: PeerSeries;
+};
 
 function newSeries(env: ScenarioEnv): Series {
   const one = () => new PeerSeries(env);
   const queries = Object.fromEntries(QUERY_FIGURES.map((f) => [f, one()])) as Record<QueryFigure, PeerSeries>;
-  return { start: one(), memory: one(), queries, steady: one(), restart: one(), teardown: one() };
+  return { start: one(), memory: one(), queries, steady: one(), restart: one(), teardown: one(), grpcFloor: one() };
 }
 
 function seriesOf(series: Series, phase: Phase): PeerSeries[] {
@@ -125,14 +137,21 @@ class PeerRun {
 
     this.phase = 'queries';
     const queries = this.series.queries;
-    await measureQueries(peer, pods, env.ctx, {
-      record: (figure, ms) => queries[figure].add(peer.name, figure, ms),
+    const schedule = querySchedule(pods);
+    const answers = new Map<QueryFigure, Answer>();
+    await runQueries(peer.cri, schedule, env.ctx, {
+      record: (figure, ms, answer) => {
+        queries[figure].add(peer.name, figure, ms);
+        if (!answers.has(figure)) answers.set(figure, answer);
+      },
       fail: (figure, err) => {
         queries[figure].fail(peer.name, err);
         env.log(`scale: ${peer.name} ${figure} failed: ${(err as Error).message}`);
       },
       failed: (figure) => queries[figure].failed(peer.name),
     });
+    // While the pods still load the machine as they did for berthd's calls.
+    if (peer.name === 'berth') await this.measureGrpcFloor(schedule, answers);
 
     this.phase = 'steady';
     const shimPids = peer.shims().map((s) => s.pid);
@@ -177,6 +196,38 @@ class PeerRun {
     if (items.length > 0) throw new Error(`${items.length} scale pods still listed after tear-down`);
   }
 
+  /**
+   * The same queries against the gRPC floor, each figure answered with berthd's first answer to it.
+   * A floor that fails leaves its figures without a floor; berthd's own figures stand.
+   */
+  private async measureGrpcFloor(schedule: readonly Query[], answers: ReadonlyMap<QueryFigure, Answer>): Promise<void> {
+    const { env } = this;
+    const floor = this.series.grpcFloor;
+    let server: GrpcFloor;
+    try {
+      server = await GrpcFloor.start(env.tmpDir);
+    } catch (err) {
+      env.log(`scale: no gRPC floor: ${(err as Error).message}`);
+      return;
+    }
+    const ignore = { record: () => undefined, fail: () => undefined, failed: () => false };
+    try {
+      for (const [figure, answer] of answers) {
+        const calls = schedule.filter((q) => q.figure === figure);
+        await server.answer(calls[0]!.service, calls[0]!.method, answer);
+        // Untimed first: berthd has served thousands of calls by now, the floor none (V8 tiers up hot code).
+        await runQueries(server.cri, calls.slice(0, FLOOR_WARM_UP_CALLS), env.ctx, ignore);
+        await runQueries(server.cri, calls, env.ctx, {
+          record: (f, ms) => floor.add('berth', f, ms),
+          fail: (f, err) => env.log(`scale: gRPC floor ${f} failed: ${(err as Error).message}`),
+          failed: () => false,
+        });
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+
   /** Marks the phase that failed and every later one, so no figure of this peer looks complete. */
   fail(err: unknown): void {
     for (const phase of PHASES.slice(PHASES.indexOf(this.phase))) {
@@ -205,6 +256,20 @@ async function runPeer(env: ScenarioEnv, peer: Peer, series: Series): Promise<vo
   }
 }
 
+/** A figure's p50 and p99 with the gRPC floor beside them, and berthd's p50 above that floor. */
+function queryRows(s: Series, figure: QueryFigure, n: number): Row[] {
+  const floorSamples = s.grpcFloor.of('berth', figure);
+  const withFloor = (row: Row, reduce: (samples: number[]) => number): Row =>
+    floorSamples.length > 0 ? { ...row, floor: reduce(floorSamples) } : row;
+  const median = withFloor(s.queries[figure].row('scale', `${figure} p50 (${n} pods)`, 'ms', figure, p50), p50);
+  const tail = withFloor(s.queries[figure].row('scale', `${figure} p99 (${n} pods)`, 'ms', figure, p99), p99);
+  const own: Cell =
+    median.floor !== undefined && 'value' in median.berth ? value(median.berth.value - median.floor) : { na: 'n/a (no gRPC floor)' };
+  const ownFigure = `${figure} p50 above the gRPC floor (containerd: all)`;
+  const ownRow: Row = { scenario: 'scale', figure: ownFigure, unit: 'ms', containerd: median.containerd, berth: own };
+  return [median, tail, ownRow];
+}
+
 async function run(env: ScenarioEnv): Promise<Row[]> {
   const series = newSeries(env);
   for (const peer of env.peers) {
@@ -219,10 +284,7 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
     s.start.row('scale', 'start, per pod p50', 'ms', 'pod', p50),
     s.start.row('scale', 'start, per pod p99', 'ms', 'pod', p99),
     s.start.row('scale', `start ${n} pods, daemon CPU`, 's', 'cpu', only),
-    ...QUERY_FIGURES.flatMap((figure) => [
-      s.queries[figure].row('scale', `${figure} p50 (${n} pods)`, 'ms', figure, p50),
-      s.queries[figure].row('scale', `${figure} p99 (${n} pods)`, 'ms', figure, p99),
-    ]),
+    ...QUERY_FIGURES.flatMap((figure) => queryRows(s, figure, n)),
     ...POLL_CONNECTIONS.flatMap((connection) => {
       const how = connection === 'long-lived' ? 'one long-lived connection' : 'a connection per call, crictl 1.26 style';
       return [
