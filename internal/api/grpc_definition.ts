@@ -5,6 +5,7 @@
 // berthd about 20 MiB of resident memory for nothing grpc-js uses.
 import type * as grpc from '@grpc/grpc-js';
 import type * as protobuf from 'protobufjs';
+import { listEncoder } from './list_encoding';
 import type { MethodShape } from './proto_root';
 
 /** How decoded messages are shaped (the options `make gen` gives proto-loader-gen-types). */
@@ -22,9 +23,10 @@ function camelCase(name: string): string {
 }
 
 function serializer(type: protobuf.Type): grpc.serialize<unknown> {
+  const encode = listEncoder(type) ?? ((value: Record<string, unknown>) => Buffer.from(type.encode(type.fromObject(value)).finish()));
   return (value) => {
     if (Array.isArray(value)) throw new Error(`cannot serialize an array as ${type.fullName.slice(1)}`);
-    return Buffer.from(type.encode(type.fromObject(value as Record<string, unknown>)).finish());
+    return encode(value as Record<string, unknown>);
   };
 }
 

@@ -1,12 +1,32 @@
 // ListContainers with the CRI filters: ID prefix, state, pod sandbox ID prefix, label selector.
 // Like containerd's toCRIContainer: image is the request's image spec and image_ref the image ID
 // (kubelets before 1.30 match image_ref against image IDs for image GC; a repo digest there would
-// let an image in use be collected). ContainerStatus shows the repo tag and digest instead.
+// let an image in use be collected). ContainerStatus shows the repo tag and digest instead. Each
+// container's item is kept while its state is unchanged (list_views.ts).
 import type { ListContainersRequest__Output } from '../../api/gen/runtime/v1/ListContainersRequest';
 import type { ListContainersResponse } from '../../api/gen/runtime/v1/ListContainersResponse';
-import { containerState } from '../store/container';
+import type { Container as CriContainer } from '../../api/gen/runtime/v1/Container';
+import { containerState, type Container } from '../store/container';
+import { ListViews } from './list_views';
 import { matchesLabels } from './filters';
 import type { CriService } from './service';
+
+/** What a container shows in a list; only its state changes after it is created. */
+const views = new ListViews<Container, CriContainer>(
+  (c) => ({
+    id: c.id,
+    pod_sandbox_id: c.metadata.sandboxId,
+    metadata: c.metadata.config.metadata,
+    image: c.metadata.config.image,
+    image_ref: c.metadata.imageId,
+    image_id: c.metadata.imageId,
+    state: containerState(c.status),
+    created_at: c.status.createdAt,
+    labels: c.metadata.config.labels,
+    annotations: c.metadata.config.annotations,
+  }),
+  (c) => `${containerState(c.status)} ${c.status.createdAt}`,
+);
 
 // async: the handler table takes promises.
 export async function listContainers(svc: CriService, req: ListContainersRequest__Output): Promise<ListContainersResponse> {
@@ -18,18 +38,5 @@ export async function listContainers(svc: CriService, req: ListContainersRequest
     if (filter.state) containers = containers.filter((c) => containerState(c.status) === filter.state!.state);
     containers = containers.filter((c) => matchesLabels(c.metadata.config.labels, filter.label_selector));
   }
-  return {
-    containers: containers.map((c) => ({
-      id: c.id,
-      pod_sandbox_id: c.metadata.sandboxId,
-      metadata: c.metadata.config.metadata,
-      image: c.metadata.config.image,
-      image_ref: c.metadata.imageId,
-      image_id: c.metadata.imageId,
-      state: containerState(c.status),
-      created_at: c.status.createdAt,
-      labels: c.metadata.config.labels,
-      annotations: c.metadata.config.annotations,
-    })),
-  };
+  return { containers: containers.map((c) => views.of(c)) };
 }

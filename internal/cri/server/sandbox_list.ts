@@ -1,9 +1,27 @@
 // ListPodSandbox with the CRI filters: ID (or unique prefix), state, label selector (all must match).
+// Each pod's item is kept while its state is unchanged (list_views.ts).
 import type { ListPodSandboxRequest__Output } from '../../api/gen/runtime/v1/ListPodSandboxRequest';
 import type { ListPodSandboxResponse } from '../../api/gen/runtime/v1/ListPodSandboxResponse';
+import type { PodSandbox } from '../../api/gen/runtime/v1/PodSandbox';
+import type { Sandbox } from '../store/sandbox';
 import { matchesLabels } from './filters';
+import { ListViews } from './list_views';
 import { criSandboxState } from './sandbox_status';
 import type { CriService } from './service';
+
+/** What a pod shows in a list; only its state changes after it is created. */
+const views = new ListViews<Sandbox, PodSandbox>(
+  (s) => ({
+    id: s.id,
+    metadata: s.metadata.config.metadata,
+    state: criSandboxState(s),
+    created_at: s.status.createdAt,
+    labels: s.metadata.config.labels,
+    annotations: s.metadata.config.annotations,
+    runtime_handler: s.metadata.runtimeHandler,
+  }),
+  (s) => `${criSandboxState(s)} ${s.status.createdAt}`,
+);
 
 export async function listPodSandbox(svc: CriService, req: ListPodSandboxRequest__Output): Promise<ListPodSandboxResponse> {
   const filter = req.filter;
@@ -13,15 +31,5 @@ export async function listPodSandbox(svc: CriService, req: ListPodSandboxRequest
     if (filter.state) sandboxes = sandboxes.filter((s) => criSandboxState(s) === filter.state!.state);
     sandboxes = sandboxes.filter((s) => matchesLabels(s.metadata.config.labels, filter.label_selector));
   }
-  return {
-    items: sandboxes.map((s) => ({
-      id: s.id,
-      metadata: s.metadata.config.metadata,
-      state: criSandboxState(s),
-      created_at: s.status.createdAt,
-      labels: s.metadata.config.labels,
-      annotations: s.metadata.config.annotations,
-      runtime_handler: s.metadata.runtimeHandler,
-    })),
-  };
+  return { items: sandboxes.map((s) => views.of(s)) };
 }

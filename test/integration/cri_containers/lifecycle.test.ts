@@ -56,6 +56,9 @@ describe('CRI containers', () => {
     const created = await s.status(id);
     expect(created).toMatchObject({ id, state: 'CONTAINER_CREATED', started_at: '0', log_path: join(pod.log_directory!, 'main/0.log') });
     expect(created.metadata).toMatchObject({ name: 'main', attempt: 0 });
+    // Lists show each state change (their items are kept between calls while the state holds).
+    const listedStates = async () => (await s.client.runtime.ListContainers({ filter: { pod_sandbox_id: podId } })).containers.map((c) => [c.id, c.state]);
+    expect(await listedStates()).toEqual([[id, 'CONTAINER_CREATED']]);
 
     await s.client.runtime.StartContainer({ container_id: id });
     const running = await s.status(id);
@@ -74,12 +77,12 @@ describe('CRI containers', () => {
     expect(slow.code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
     expect(slow.details).toMatch(/timeout 1s exceeded/);
 
-    const listed = await s.client.runtime.ListContainers({ filter: { pod_sandbox_id: podId } });
-    expect(listed.containers.map((c) => [c.id, c.state])).toEqual([[id, 'CONTAINER_RUNNING']]);
+    expect(await listedStates()).toEqual([[id, 'CONTAINER_RUNNING']]);
 
     await s.client.runtime.StopContainer({ container_id: id, timeout: '10' });
     const exited = await s.status(id);
     expect(exited).toMatchObject({ state: 'CONTAINER_EXITED', exit_code: 0, reason: 'Completed' });
+    expect(await listedStates()).toEqual([[id, 'CONTAINER_EXITED']]);
     // Stopping again is fine.
     await s.client.runtime.StopContainer({ container_id: id, timeout: '10' });
 
@@ -125,9 +128,14 @@ describe('CRI containers', () => {
     expect(podStatus!.network!.ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     expect(addrs).toContain(`inet ${podStatus!.network!.ip}/`);
 
+    const listedPod = async () => (await s.client.runtime.ListPodSandbox({ filter: { id: podId } })).items.map((p) => [p.id, p.state]);
+    expect(await listedPod()).toEqual([[podId, 'SANDBOX_READY']]);
     await s.client.runtime.StopPodSandbox({ pod_sandbox_id: podId });
     expect((await s.status(server)).state).toBe('CONTAINER_EXITED');
     expect((await s.status(client)).state).toBe('CONTAINER_EXITED');
+    expect(await listedPod()).toEqual([[podId, 'SANDBOX_NOTREADY']]);
+    const listedContainers = (await s.client.runtime.ListContainers({ filter: { pod_sandbox_id: podId } })).containers;
+    expect(listedContainers.map((c) => c.state)).toEqual(['CONTAINER_EXITED', 'CONTAINER_EXITED']);
     await s.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId });
   });
 

@@ -135,6 +135,11 @@ describe('CRI runtime.v1alpha2 through a real berthd', () => {
 
     await alpha.runtime.StopContainer({ container_id: id, timeout: '10' }, deadline());
     expect((await v1.runtime.ContainerStatus({ container_id: id })).status).toMatchObject({ state: 'CONTAINER_EXITED', exit_code: 0 });
+    // Each package's list shows the change (both encode the same kept items, each with its own types).
+    for (const client of [v1, alpha]) {
+      const listed = await client.runtime.ListContainers({ filter: { pod_sandbox_id: podId } });
+      expect(listed.containers.map((c) => [c.id, c.state])).toEqual([[id, 'CONTAINER_EXITED']]);
+    }
     await alpha.runtime.RemoveContainer({ container_id: id }, deadline());
     await alpha.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline());
     await alpha.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
