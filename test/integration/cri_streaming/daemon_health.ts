@@ -39,6 +39,22 @@ export function watchExit(s: ContainerSuite): void {
   void daemon.exited.then(() => exitedDaemons.add(daemon));
 }
 
+/**
+ * `step`, or a failure naming `what` with berthd's last log lines once `ms` passed: a session that
+ * never ends then says which step it stopped at and what berthd logged of it (debug level).
+ */
+export async function within<T>(s: ContainerSuite, what: string, step: Promise<T>, ms = 60_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not done after ${ms} ms; berthd's log ends:\n${s.daemon.stderr().slice(-6000)}`)), ms);
+  });
+  try {
+    return await Promise.race([step, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** berthd is still running, logged no uncaught error, answers Version and runs a normal exec over `transport` in container `id`. */
 export async function expectServing(s: ContainerSuite, id: string, transport: Transport = 'spdy'): Promise<void> {
   if (exitedDaemons.has(s.daemon)) throw new Error(`berthd exited; its log ends:\n${s.daemon.stderr().slice(-3000)}`);

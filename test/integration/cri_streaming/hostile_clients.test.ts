@@ -6,7 +6,7 @@ import type { ExecRequest } from '../../../internal/api/gen/runtime/v1/ExecReque
 import type { PodSandboxConfig } from '../../../internal/api/gen/runtime/v1/PodSandboxConfig';
 import { startContainerSuite, type ContainerSuite } from '../cri_containers/env';
 import { closeSuiteCleanly } from './clean_host';
-import { MEMORY_MARGIN_KIB, expectServing, memoryAround, settledProcessCount, watchExit } from './daemon_health';
+import { MEMORY_MARGIN_KIB, expectServing, memoryAround, settledProcessCount, watchExit, within } from './daemon_health';
 import { FIN, GOAWAY, RST_STREAM, RawSpdy, RawWebSocket, SYN_STREAM, controlFrame, dataFrame, pingFrame, rstFrame, words } from './raw_clients';
 
 jest.setTimeout(300_000);
@@ -214,12 +214,14 @@ describe('hostile streaming clients against a real berthd', () => {
     });
 
     it('stdin sent after the client closed stdin is dropped; berthd does not crash', async () => {
-      const ws = await RawWebSocket.open(await execUrl(['cat'], { stdin: true }), 'v5.channel.k8s.io');
+      const url = await within(s, 'Exec', execUrl(['cat'], { stdin: true }));
+      const ws = await within(s, 'the WebSocket upgrade', RawWebSocket.open(url, 'v5.channel.k8s.io'));
       ws.send(0, 'first\n');
       ws.sendFrame(0x2, Buffer.of(255, 0));
       ws.send(0, 'after close\n');
       ws.send(0, 'and more\n');
-      await ws.closed;
+      // Once hung for 300 s in CI (cat never ended, or the session never closed): the log says where.
+      await within(s, 'the exec session of cat after its stdin closed', ws.closed);
       expect(ws.text(1)).toBe('first\n');
       expect(JSON.parse(ws.text(3))).toEqual({ metadata: {}, status: 'Success' });
       await expectServing(s, id, 'websocket');
