@@ -3,15 +3,15 @@
 // at every call (the kubelet lists every pod and container each second). A record's view is made
 // again when its key (what can change in it: its state, say) changes; the rest of what a view
 // shows is fixed when the record is created.
-export class ListViews<Record extends object, View extends object> {
-  private readonly views = new WeakMap<Record, { key: string; view: Readonly<View> }>();
+export class ListViews<Stored extends object, View extends object> {
+  private readonly views = new WeakMap<Stored, { key: string; view: Readonly<View> }>();
 
   constructor(
-    private readonly make: (record: Record) => View,
-    private readonly keyOf: (record: Record) => string,
+    private readonly make: (record: Stored) => View,
+    private readonly keyOf: (record: Stored) => string,
   ) {}
 
-  of(record: Record): Readonly<View> {
+  of(record: Stored): Readonly<View> {
     const key = this.keyOf(record);
     const kept = this.views.get(record);
     if (kept !== undefined && kept.key === key) return kept.view;
