@@ -18,7 +18,7 @@ export interface Row {
   /**
    * The same work with no daemon: runc alone beside StartContainer, the bare Node process with
    * berthd's modules beside berthd's RSS, a bare grpc-js server giving berthd's answers beside the
-   * scale scenario's calls.
+   * scale scenario's calls, `bin/berthd --help` (Node and berthd's modules loaded) beside a restart.
    */
   floor?: number;
   /** Samples behind each value, for the JSON. */

@@ -4,13 +4,16 @@
 // shows all 20 containers RUNNING (berthd serves only after its recovery; containerd's CRI may
 // serve earlier, so the listing is what makes the two comparable). `rounds` restarts of each kind,
 // peers alternating. Afterwards the pods must still work (ExecSync `true`), then they are removed.
+// The load floor (load_floor.ts: bin/berthd --help) goes beside berth's exec-to-serving rows, with
+// berthd's p50 above it.
 import type { CriClient } from '../../harness/cri_client';
 import { Aborted } from '../errors';
 import { removePods, startPod, type PodRef } from '../pods';
 import type { RestartSignal } from '../peers/daemon_process';
 import type { Peer } from '../peers/peer';
 import { isAlive, type ProcessRef } from '../procs';
-import type { Row } from '../report';
+import { loadFloorMs } from '../load_floor';
+import { value, type Cell, type Row } from '../report';
 import { p50, timed } from '../stats';
 import { alternating, PeerSeries, type Scenario, type ScenarioEnv } from './scenario';
 
@@ -109,16 +112,36 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
     // Pods out through CRI (the restarted daemons), newest first.
     for (const { peer, undo } of undos.reverse()) await undo().catch(failed(peer, 'removing pods'));
   }
+  const floor = env.peers.some((p) => p.name === 'berth') ? await measuredFloor(env) : undefined;
   const max = (samples: number[]) => Math.max(...samples);
   const ready20 = `serving, ${RESTART_PODS} running`;
   return [
-    series.row('restart', `SIGTERM -> exec to ${ready20} (p50)`, 'ms', 'SIGTERM serve', p50),
+    ...servingRows(series, 'SIGTERM', ready20, floor),
     series.row('restart', `SIGTERM -> exec to ${ready20} (max)`, 'ms', 'SIGTERM serve', max),
     series.row('restart', 'SIGTERM -> old process gone (p50)', 'ms', 'SIGTERM stop', p50),
-    series.row('restart', `SIGKILL -> exec to ${ready20} (p50)`, 'ms', 'SIGKILL serve', p50),
+    ...servingRows(series, 'SIGKILL', ready20, floor),
     series.row('restart', `SIGKILL -> exec to ${ready20} (max)`, 'ms', 'SIGKILL serve', max),
     series.row('restart', 'ExecSync true after restarts', 'ms', 'exec', p50),
   ];
+}
+
+/** The load floor, or undefined (logged) when bin/berthd cannot give one. */
+async function measuredFloor(env: ScenarioEnv): Promise<number | undefined> {
+  try {
+    return await loadFloorMs();
+  } catch (err) {
+    env.log(`restart: no load floor: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
+/** A signal's exec-to-serving p50 with the load floor beside it, and berthd's p50 above that floor. */
+function servingRows(series: PeerSeries, signal: RestartSignal, ready: string, floor: number | undefined): Row[] {
+  const median = series.row('restart', `${signal} -> exec to ${ready} (p50)`, 'ms', `${signal} serve`, p50);
+  if (floor === undefined) return [median];
+  const own: Cell = 'value' in median.berth ? value(median.berth.value - floor) : median.berth;
+  const figure = `${signal} -> exec to serving above the load floor (containerd: all)`;
+  return [{ ...median, floor }, { scenario: 'restart', figure, unit: 'ms', containerd: median.containerd, berth: own }];
 }
 
 export const restart: Scenario = { name: 'restart', run };
