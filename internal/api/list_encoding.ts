@@ -4,19 +4,7 @@
 // answers with frozen item objects, the same object for as long as the item's view is unchanged,
 // lets each item be encoded once per message type (v1 and v1alpha2 apart). The bytes are those of
 // encoding the whole message: a repeated message field is each item's tag, length and encoding.
-import type * as protobuf from 'protobufjs';
-
-/** Writes a protobuf varint (lengths and tags here stay far below 2^31). */
-function varint(value: number): Buffer {
-  const bytes: number[] = [];
-  let v = value;
-  while (v > 0x7f) {
-    bytes.push((v & 0x7f) | 0x80);
-    v >>>= 7;
-  }
-  bytes.push(v);
-  return Buffer.from(bytes);
-}
+import * as protobuf from 'protobufjs';
 
 const WIRE_LENGTH_DELIMITED = 2;
 
@@ -33,11 +21,12 @@ export function listEncoder(type: protobuf.Type): ((value: Record<string, unknow
   const item = field.resolvedType;
   if (!field.repeated || field.map || item === null || !('fieldsArray' in item)) return undefined;
   const itemType = item;
-  const tag = varint((field.id << 3) | WIRE_LENGTH_DELIMITED);
+  const tag = (field.id << 3) | WIRE_LENGTH_DELIMITED;
   const kept = new WeakMap<object, Buffer>();
+  // The field's tag, then the item length-delimited, as protobufjs's own encoder writes it.
   const encodeItem = (value: Record<string, unknown>): Buffer => {
-    const bytes = Buffer.from(itemType.encode(itemType.fromObject(value)).finish());
-    return Buffer.concat([tag, varint(bytes.length), bytes]);
+    const writer = protobuf.Writer.create().uint32(tag).fork();
+    return Buffer.from(itemType.encode(itemType.fromObject(value), writer).ldelim().finish());
   };
   // fromObject, as a whole-message encode, takes the field by its name.
   const name = field.name;

@@ -3,18 +3,15 @@
 // answer to it, so a row shows how much of berthd's latency is Node, HTTP/2, grpc-js and protobuf
 // encoding (which any Node CRI server built on the design card's packages pays) and how much is
 // berth's own. The child is ours: killed by its PID, its socket removed.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../../internal/api/cri';
 import type { CriClient } from '../harness/cri_client';
+import { spawnFloorScript, stderrTail } from './floor_process';
 import type { SetAnswer } from './grpc_floor_child';
-import { berthdNodeEnv, berthdNodeFlags } from './node_floor';
 import { benchCriClient } from './peers/client';
 
 const READY_TIMEOUT_MS = 30_000;
-/** Compiled, as berthd runs (also when the bench's own code runs from TypeScript under jest). */
-const childScript = (): string => join(repoRoot(), 'dist', 'test', 'bench', 'grpc_floor_child.js');
 
 type ChildMessage = { ready: true } | { set: string };
 
@@ -28,18 +25,13 @@ export class GrpcFloor {
   /** Starts the floor server on `<dir>/grpc-floor.sock`. */
   static async start(dir: string): Promise<GrpcFloor> {
     const socket = join(dir, 'grpc-floor.sock');
-    const child = spawn(process.execPath, [...berthdNodeFlags(), childScript(), socket], {
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'advanced',
-      env: berthdNodeEnv(),
-    });
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-2000)));
+    const child = spawnFloorScript('grpc_floor_child', [socket], ['ignore', 'ignore', 'pipe', 'ipc'], true);
+    const stderr = stderrTail(child);
     try {
       await new Promise<void>((resolve, reject) => {
         const fail = (why: string) => {
           clearTimeout(timer);
-          reject(new Error(`gRPC floor: ${why}${stderr ? `: ${stderr.trim()}` : ''}`));
+          reject(new Error(`gRPC floor: ${why}${stderr() ? `: ${stderr()}` : ''}`));
         };
         const timer = setTimeout(() => fail(`not serving after ${READY_TIMEOUT_MS} ms`), READY_TIMEOUT_MS);
         child.once('error', (err) => fail(err.message));

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../../internal/api/cri';
-import { berthdNodeEnv } from './node_floor';
+import { berthdNodeEnv, stderrTail } from './floor_process';
 import { msSince, p50 } from './stats';
 
 const SAMPLES = 5;
@@ -15,8 +15,7 @@ const TIMEOUT_MS = 30_000;
 function sampleOnce(): Promise<number> {
   const start = process.hrtime.bigint();
   const child = spawn(join(repoRoot(), 'bin', 'berthd'), ['--help'], { stdio: ['ignore', 'pipe', 'pipe'], env: berthdNodeEnv() });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-2000)));
+  const stderr = stderrTail(child);
   return new Promise<number>((resolve, reject) => {
     let ms: number | undefined;
     const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
@@ -29,7 +28,7 @@ function sampleOnce(): Promise<number> {
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0 && ms !== undefined) resolve(ms);
-      else reject(new Error(`bin/berthd --help exited ${code ?? signal}${ms === undefined ? ' without output' : ''}: ${stderr.trim()}`));
+      else reject(new Error(`bin/berthd --help exited ${code ?? signal}${ms === undefined ? ' without output' : ''}: ${stderr()}`));
     });
   });
 }

@@ -4,10 +4,9 @@
 // FLOOR_MODULES is what an idle berthd held in require.cache (checked with a --require hook
 // listing it on 2026-12-01: @grpc/proto-loader is not among them, berthd reads its proto roots
 // from JSON descriptors through protobufjs); keep it in step with berthd's imports.
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../internal/api/cri';
+import { spawnFloorScript, stderrTail } from './floor_process';
 import { rssKiB } from './procs';
 import { p50 } from './stats';
 
@@ -27,45 +26,21 @@ const READY_TIMEOUT_MS = 30_000;
 const SETTLE_MS = 2_000;
 const SAMPLES = 3;
 
-/** The Node flags on bin/berthd's `#!/usr/bin/env -S node FLAGS` line (none if it has no such line). */
-export function berthdNodeFlags(): string[] {
-  let first = '';
-  try {
-    first = readFileSync(join(repoRoot(), 'bin', 'berthd'), 'utf8').split('\n')[0] ?? '';
-  } catch {
-    return [];
-  }
-  const words = first.replace(/^#!\S*\s*(-S\s+)?/, '').split(/\s+/).filter((w) => w !== '');
-  const node = words.findIndex((w) => w === 'node' || w.endsWith('/node'));
-  return node < 0 ? [] : words.slice(node + 1).filter((w) => w.startsWith('-'));
-}
-
-/** This process's environment as bin/berthd hands it to Node: without NODE_EXTRA_CA_CERTS (hack/bundle/launcher.ts). */
-export function berthdNodeEnv(): NodeJS.ProcessEnv {
-  const { NODE_EXTRA_CA_CERTS: _deferred, ...env } = process.env;
-  return env;
-}
-
 /** One floor process: spawned, read once it is ready and has idled, killed (it is our own child). */
 function sampleOnce(): Promise<number> {
   const addon = join(repoRoot(), 'build', 'Release', 'berth_sys.node');
-  const script = join(__dirname, 'node_floor_child.js');
-  const child = spawn(process.execPath, [...berthdNodeFlags(), script, addon, ...FLOOR_MODULES], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: berthdNodeEnv(),
-  });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-2000)));
+  const child = spawnFloorScript('node_floor_child', [addon, ...FLOOR_MODULES], ['ignore', 'pipe', 'pipe']);
+  const stderr = stderrTail(child);
   return new Promise<number>((resolve, reject) => {
     const fail = (why: string) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
-      reject(new Error(`node floor: ${why}${stderr ? `: ${stderr.trim()}` : ''}`));
+      reject(new Error(`node floor: ${why}${stderr() ? `: ${stderr()}` : ''}`));
     };
     const timer = setTimeout(() => fail(`not ready after ${READY_TIMEOUT_MS} ms`), READY_TIMEOUT_MS);
     child.once('error', (err) => fail(err.message));
     child.once('exit', (code, signal) => fail(`exited ${code ?? signal} before it was measured`));
-    child.stdout.once('data', () => {
+    child.stdout!.once('data', () => {
       clearTimeout(timer);
       setTimeout(() => {
         const kib = rssKiB(child.pid!);

@@ -25,7 +25,7 @@ const views = new ListViews<Container, CriContainer>(
     labels: c.metadata.config.labels,
     annotations: c.metadata.config.annotations,
   }),
-  (c) => `${containerState(c.status)} ${c.status.createdAt}`,
+  (c) => containerState(c.status),
 );
 
 // async: the handler table takes promises.

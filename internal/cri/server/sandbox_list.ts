@@ -20,7 +20,7 @@ const views = new ListViews<Sandbox, PodSandbox>(
     annotations: s.metadata.config.annotations,
     runtime_handler: s.metadata.runtimeHandler,
   }),
-  (s) => `${criSandboxState(s)} ${s.status.createdAt}`,
+  (s) => criSandboxState(s),
 );
 
 export async function listPodSandbox(svc: CriService, req: ListPodSandboxRequest__Output): Promise<ListPodSandboxResponse> {

@@ -5,11 +5,10 @@
 // bare grpc-js server giving berthd's answers; `steadySeconds` of the kubelet's polling
 // (kubelet_poll.ts) with the daemon's CPU seconds (and its shims') from /proc, per minute, once on
 // one long-lived connection and once with a connection per call as crictl 1.26 makes them
-// (poll_calls.ts); one SIGTERM and one SIGKILL
-// restart of the daemon, timed to serving with all containers RUNNING (restart.ts's check); the
-// pods torn down 10 in flight (StopPodSandbox + RemovePodSandbox). RSS at N pods goes to the memory
-// rows. The pods' removal is on the cleanup stack from before the first one exists, so a failure or
-// SIGINT never leaves them behind.
+// (poll_calls.ts); one SIGTERM and one SIGKILL restart of the daemon, timed to serving with all
+// containers RUNNING (restart.ts's check); the pods torn down 10 in flight (StopPodSandbox +
+// RemovePodSandbox). RSS at N pods goes to the memory rows. The pods' removal is on the cleanup
+// stack from before the first one exists, so a failure or SIGINT never leaves them behind.
 import { Aborted } from '../errors';
 import { KubeletPoller } from '../kubelet_poll';
 import { POLL_CONNECTIONS } from '../poll_calls';
