@@ -66,7 +66,8 @@ async function main(): Promise<void> {
   installCrashPolicy(logger);
   // Before the daemon exists: it reads (and removes) NOTIFY_SOCKET before any child could inherit it.
   const notifier = systemdNotifier(logger);
-  const daemon = createDaemon(config, { logger });
+  // Every way out of main after stop() is process.exit (see onSignal).
+  const daemon = createDaemon(config, { logger, exitAfterStop: true });
   try {
     await daemon.start();
   } catch (err) {

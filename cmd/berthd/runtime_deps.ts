@@ -37,6 +37,11 @@ export interface BuiltRuntime {
   deps: RuntimeDeps;
   /** Disconnects from shims (their containers keep running) and stops the events server. */
   close(): Promise<void>;
+  /**
+   * For a process about to exit: removes only what would outlive it (the events socket file). The
+   * kernel closes the listeners, shim connections and log FIFOs at exit, as close() would.
+   */
+  removeFiles(): void;
 }
 
 export async function buildRuntimeDeps(
@@ -134,5 +139,6 @@ export async function buildRuntimeDeps(
       await tasks.close().catch((err: unknown) => logger.error('closing shim connections', { error: messageOf(err) }));
       await eventsServer.close().catch((err: unknown) => logger.error('closing events server', { error: messageOf(err) }));
     },
+    removeFiles: () => eventsServer.removeSocketFile(),
   };
 }

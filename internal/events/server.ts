@@ -65,6 +65,11 @@ export class EventsServer {
     return this.server.close();
   }
 
+  /** See TtrpcServer.removeSocketFile. */
+  removeSocketFile(): void {
+    this.server.removeSocketFile();
+  }
+
   private forward(payload: Buffer): Buffer {
     const event = decodeForward(payload);
     if (event) {

@@ -76,6 +76,11 @@ export class TtrpcServer {
     return this.connections.size;
   }
 
+  /** Removes the socket file only: for a process about to exit, whose sockets the kernel closes. */
+  removeSocketFile(): void {
+    if (this.path) rmSync(this.path, { force: true });
+  }
+
   /** Stops listening, drops every connection and removes the socket file. */
   async close(): Promise<void> {
     const server = this.server;

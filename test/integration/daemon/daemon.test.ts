@@ -143,13 +143,16 @@ describe('berthd serving', () => {
 });
 
 describe('berthd lifecycle', () => {
-  it('exits 0 on SIGTERM and removes its socket', async () => {
+  it('exits 0 on SIGTERM and removes its sockets', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'berthd-term-'));
     try {
       const d = await startBerthd({ dir });
+      const events = `${d.socket}.ttrpc`; // the shims' TTRPC_ADDRESS
       expect(existsSync(d.socket)).toBe(true);
+      expect(statSync(events).isSocket()).toBe(true);
       expect(await d.stop()).toEqual({ code: 0, signal: null });
       expect(existsSync(d.socket)).toBe(false);
+      expect(existsSync(events)).toBe(false);
       expect(d.stderr()).toContain('"msg":"berthd stopped"');
     } finally {
       rmSync(dir, { recursive: true, force: true });
