@@ -2,12 +2,14 @@
 // every start, so `make build` also writes each root as a JSON descriptor beside the compiled module
 // (dist/internal/api/descriptors/<name>.json, by hack/proto/descriptors.ts). A descriptor is used only
 // when it was made from exactly the .proto files on disk (sha256 over their contents); otherwise,
-// and always when running from sources (jest), the files are parsed.
+// and always when running from sources (jest), the files are parsed. Beside each descriptor go the
+// sources of its message types' codecs (kept_codecs.ts), which a root loaded from it then uses.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import * as protobuf from 'protobufjs';
 import { repoRoot } from '../repo_root';
+import { useKeptCodecs, writeKeptCodecs, type KeptCodecsIndex } from './kept_codecs';
 
 interface Descriptor {
   /** The .proto files it was made from, relative to api/. */
@@ -15,6 +17,8 @@ interface Descriptor {
   /** sha256 over those files' names and contents. */
   source: string;
   root: protobuf.INamespace;
+  /** Where each message type's generated codec sources are in <name>.codecs (kept_codecs.ts). */
+  codecs?: KeptCodecsIndex;
 }
 
 /** The repo's api/ directory (beside dist/ and internal/). */
@@ -23,6 +27,8 @@ export function apiDir(): string {
 }
 
 const DESCRIPTOR_DIR = join(__dirname, 'descriptors');
+
+const codecsFileOf = (dir: string, name: string) => join(dir, `${name}.codecs`);
 
 /** Parses `files` (relative to api/) and their imports; google/protobuf/* come from protobufjs. */
 function parseProtos(files: readonly string[]): { root: protobuf.Root; loaded: string[] } {
@@ -73,6 +79,7 @@ export function loadProtoRoot(name: string, files: readonly string[], dir = DESC
   if (descriptor) {
     const root = protobuf.Root.fromJSON(descriptor.root);
     root.resolveAll();
+    useKeptCodecs(root, codecsFileOf(dir, name), descriptor.codecs);
     return root;
   }
   return parseProtos(files).root;
@@ -107,13 +114,17 @@ export function serviceMethods(name: string, files: readonly string[], services:
   });
 }
 
-/** Writes the descriptor `loadProtoRoot(name, files)` will use (build time). */
+/** Writes the descriptor `loadProtoRoot(name, files)` will use, and its kept codec sources (build time). */
 export function writeProtoDescriptor(name: string, files: readonly string[], outDir = DESCRIPTOR_DIR): string {
   const { root, loaded } = parseProtos(files);
   const base = apiDir();
   const inApi = loaded.filter((p) => p.startsWith(`${base}/`));
   const descriptor: Descriptor = { files: [...new Set(inApi)].map((p) => p.slice(base.length + 1)).sort(), source: sourceHash(inApi), root: root.toJSON({ keepComments: false }) };
   mkdirSync(outDir, { recursive: true });
+  // Generated from the root as loadProtoRoot makes it from this descriptor.
+  const loadedRoot = protobuf.Root.fromJSON(descriptor.root);
+  loadedRoot.resolveAll();
+  descriptor.codecs = writeKeptCodecs(loadedRoot, codecsFileOf(outDir, name));
   const out = join(outDir, `${name}.json`);
   writeFileSync(out, JSON.stringify(descriptor));
   return out;

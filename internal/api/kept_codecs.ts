@@ -1,0 +1,196 @@
+// protobufjs writes each message type's constructor, encode, decode, verify, fromObject and toObject
+// as JavaScript source at the type's first use and compiles it (util.codegen): 1-2 ms per type,
+// which berthd paid at every start for the types its recovery and first calls use (issue 16).
+// `make build` has protobufjs generate every type's sources once and keeps them beside the
+// descriptor (<name>.codecs, one JSON line per type, found through an index in the descriptor).
+// At run time a type's first use runs setup() as protobufjs does (edition features, wrappers), but
+// compiles the kept sources instead of running the generators (most of setup()'s time); sources of
+// another protobufjs version are never used.
+import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
+import * as protobuf from 'protobufjs';
+
+// The protobufjs that runs (bundled with berthd, or from node_modules) is the one that generated.
+const protobufjsVersion = (require('protobufjs/package.json') as { version: string }).version;
+
+/** One generated function: its scope's names and the body that returns it (as util.codegen builds it). */
+interface KeptFunction {
+  /** Names of the scope util.codegen was finished with (e.g. Writer, types, util). */
+  k: string[];
+  /** "return function name(params){...}". */
+  s: string;
+}
+
+/** The functions setup() makes for a type. */
+type Role = 'ctor' | 'encode' | 'decode' | 'verify' | 'fromObject' | 'toObject';
+
+/** A type's generated functions. */
+type KeptType = Partial<Record<Role, KeptFunction>>;
+
+/** Which function util.codegen is making, told by its parameters (type.js, encoder.js, decoder.js, verifier.js, converter.js). */
+const ROLE_OF_PARAMS: Record<string, Role> = {
+  p: 'ctor',
+  'm,w,q': 'encode',
+  'r,l,z,q,g': 'decode',
+  'm,q': 'verify',
+  'd,q': 'fromObject',
+  'm,o,q': 'toObject',
+  '': 'toObject', // converter.js: util.codegen()("return {}") for a type without fields
+};
+
+/** What a descriptor says about its kept sources. */
+export interface KeptCodecsIndex {
+  /** The protobufjs version that generated them; any other version generates its own. */
+  protobufjs: string;
+  /** Full name (".runtime.v1.VersionRequest") -> [byte offset, byte length] in the .codecs file. */
+  types: Record<string, [number, number]>;
+}
+
+type Codegen = typeof protobuf.util.codegen;
+type Appender = (formatOrScope?: string | Record<string, unknown>, ...params: unknown[]) => unknown;
+
+const utilWithCodegen = protobuf.util as unknown as { codegen: Codegen };
+
+/** Runs `fn` with util.codegen replaced by `replacement`, restoring it however `fn` ends. */
+function withCodegen<T>(replacement: Codegen, fn: () => T): T {
+  const own = utilWithCodegen.codegen;
+  utilWithCodegen.codegen = replacement;
+  try {
+    return fn();
+  } finally {
+    utilWithCodegen.codegen = own;
+  }
+}
+
+/** Every message type under `ns`, nested ones included. */
+export function messageTypes(ns: protobuf.NamespaceBase, into: protobuf.Type[] = []): protobuf.Type[] {
+  for (const nested of ns.nestedArray) {
+    if (nested instanceof protobuf.Type) into.push(nested);
+    if (nested instanceof protobuf.Namespace || nested instanceof protobuf.Type) messageTypes(nested, into);
+  }
+  return into;
+}
+
+/** Runs protobufjs's setup() of `type` and returns the sources it generated. */
+function generatedSources(type: protobuf.Type): KeptType {
+  const kept: KeptType = {};
+  const own = utilWithCodegen.codegen;
+  const recording = ((params: string[] | string | undefined, name?: string) => {
+    const real = own(params as string[], name) as unknown as Appender & { toString(): string };
+    const paramList = Array.isArray(params) ? params.join(',') : '';
+    const role = ROLE_OF_PARAMS[paramList];
+    if (role === undefined) throw new Error(`${type.fullName}: util.codegen makes an unknown function (${paramList})`);
+    const appender: Appender = (formatOrScope, ...rest) => {
+      if (typeof formatOrScope === 'string') {
+        real(formatOrScope, ...rest);
+        return appender;
+      }
+      if (role in kept) throw new Error(`${type.fullName}: util.codegen made a second ${role}`);
+      kept[role] = { k: Object.keys(formatOrScope ?? {}), s: `return ${real.toString()}` };
+      return real(formatOrScope);
+    };
+    return appender;
+  }) as unknown as Codegen;
+  withCodegen(recording, () => {
+    type.setup();
+    void type.ctor; // made in setup() already unless something asked for it before
+  });
+  return kept;
+}
+
+/**
+ * Generates every message type of `root` (a root fresh from its descriptor, as berthd loads it)
+ * into `file`; returns the index to keep in the descriptor.
+ */
+export function writeKeptCodecs(root: protobuf.Root, file: string): KeptCodecsIndex {
+  const types: KeptCodecsIndex['types'] = {};
+  const lines: Buffer[] = [];
+  let offset = 0;
+  for (const type of messageTypes(root)) {
+    const line = Buffer.from(`${JSON.stringify(generatedSources(type))}\n`);
+    types[type.fullName] = [offset, line.length - 1];
+    lines.push(line);
+    offset += line.length;
+  }
+  writeFileSync(file, Buffer.concat(lines));
+  return { protobufjs: protobufjsVersion, types };
+}
+
+function readKept(file: string, [offset, length]: [number, number]): KeptType {
+  const bytes = Buffer.alloc(length);
+  const fd = openSync(file, 'r');
+  try {
+    if (readSync(fd, bytes, 0, length, offset) !== length) throw new Error(`${file}: short read at ${offset}`);
+  } finally {
+    closeSync(fd);
+  }
+  return JSON.parse(bytes.toString('utf8')) as KeptType;
+}
+
+/** What setup() reads of protobufjs's internals (the same names in type.js and namespace.js). */
+interface SetupInternals {
+  _ctor?: unknown;
+  _edition?: string;
+  root: { _needsRecursiveFeatureResolution?: boolean; _edition?: string; _resolveFeaturesRecursive(edition: string): void } | null;
+}
+
+/**
+ * protobufjs's Type#setup() (8.x, type.js), with each generated function compiled from its kept
+ * source instead of being generated: no generator runs at all. Throws when a kept function is
+ * missing or wants a scope this setup() does not give.
+ */
+function setupFromKept(type: protobuf.Type, kept: KeptType): protobuf.Type {
+  const compile = (role: Role, scope: Record<string, unknown>): never => {
+    const fn = kept[role];
+    if (fn === undefined) throw new Error(`${type.fullName}: no kept ${role}`);
+    const missing = fn.k.find((key) => !(key in scope));
+    if (missing !== undefined) throw new Error(`${type.fullName}: the kept ${role} wants ${missing}`);
+    return Function(...fn.k, fn.s)(...fn.k.map((key) => scope[key])) as never;
+  };
+  const internals = type as unknown as SetupInternals;
+  const root = internals.root;
+  if (root?._needsRecursiveFeatureResolution) {
+    const edition = root._edition || internals._edition;
+    if (edition) root._resolveFeaturesRecursive(edition);
+  }
+  const types = type.fieldsArray.map((field) => field.resolve().resolvedType);
+  const util = protobuf.util;
+  if (!internals._ctor) type.ctor = compile('ctor', {});
+  type.encode = compile('encode', { Writer: protobuf.Writer, types, util });
+  type.decode = compile('decode', { Reader: protobuf.Reader, types, util, C: type.ctor });
+  type.verify = compile('verify', { types, util });
+  type.fromObject = compile('fromObject', { types, util, C: type.ctor });
+  type.toObject = compile('toObject', { types, util });
+  const wrapper = protobuf.wrappers[type.fullName];
+  if (wrapper) {
+    // As setup() does: the wrapper's fromObject/toObject around the generated ones, on a view of the type.
+    const view = Object.create(type) as protobuf.Type & SetupInternals;
+    view._ctor = type.ctor;
+    view.fromObject = type.fromObject;
+    type.fromObject = wrapper.fromObject!.bind(view) as never;
+    view.toObject = type.toObject;
+    type.toObject = wrapper.toObject!.bind(view) as never;
+  }
+  return type;
+}
+
+/**
+ * Makes each type of `root` listed in `index` set itself up from `file` at first use. Sources made
+ * by another protobufjs version are not used, nor those of a file that cannot be read or that lack
+ * a function setup() asks for: protobufjs then generates them itself, as without an index.
+ */
+export function useKeptCodecs(root: protobuf.Root, file: string, index: KeptCodecsIndex | undefined): void {
+  if (index?.protobufjs !== protobufjsVersion) return;
+  const ownSetup = protobuf.Type.prototype.setup;
+  for (const type of messageTypes(root)) {
+    const at = index.types[type.fullName];
+    if (at === undefined) continue;
+    type.setup = function keptSetup(this: protobuf.Type): protobuf.Type {
+      try {
+        return setupFromKept(this, readKept(file, at));
+      } catch {
+        // Unreadable, or not what this setup() asks for: every function is made again below.
+        return ownSetup.call(this);
+      }
+    };
+  }
+}

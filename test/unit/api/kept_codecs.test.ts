@@ -1,0 +1,131 @@
+// The codec sources `make build` keeps beside each descriptor (internal/api/kept_codecs.ts): a root
+// loaded from its descriptor sets every message type up from them without generating code, and
+// every type then encodes, decodes, converts and verifies exactly as protobufjs's own generation.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as protobuf from 'protobufjs';
+import { CONTAINERD_PROTO_FILES } from '../../../internal/api/containerd';
+import { CRI_PROTO_ROOTS } from '../../../internal/api/cri';
+import { messageTypes } from '../../../internal/api/kept_codecs';
+import { loadProtoRoot, writeProtoDescriptor } from '../../../internal/api/proto_root';
+
+const ROOTS: (readonly [string, readonly string[]])[] = [...CRI_PROTO_ROOTS, ['containerd', CONTAINERD_PROTO_FILES]];
+
+const TO_OBJECT: protobuf.IConversionOptions = { longs: String, enums: String, bytes: String, defaults: true, arrays: true, objects: true, oneofs: true };
+
+function scalar(type: string): unknown {
+  switch (type) {
+    case 'string':
+      return 'x';
+    case 'bytes':
+      return Buffer.from('ab');
+    case 'bool':
+      return true;
+    case 'double':
+    case 'float':
+      return 1.5;
+    case 'int64':
+    case 'uint64':
+    case 'sint64':
+    case 'fixed64':
+    case 'sfixed64':
+      return '9007199254740993';
+    default:
+      return 7;
+  }
+}
+
+/** A value for every field of `type`, nested messages to depth 3, so each generated branch runs. */
+function sample(type: protobuf.Type, depth = 0): Record<string, unknown> {
+  const value: Record<string, unknown> = {};
+  for (const field of type.fieldsArray) {
+    field.resolve();
+    const resolved = field.resolvedType;
+    const one = (): unknown => {
+      if (resolved instanceof protobuf.Enum) return Object.keys(resolved.values).at(-1);
+      if (resolved instanceof protobuf.Type) return depth < 3 ? sample(resolved, depth + 1) : {};
+      return scalar(field.type);
+    };
+    if (field.map) value[field.name] = { [String(scalar((field as unknown as protobuf.MapField).keyType))]: one() };
+    else if (field.repeated) value[field.name] = [one(), one()];
+    else value[field.name] = one();
+  }
+  return value;
+}
+
+describe.each(ROOTS)('kept codecs of %s', (name, files) => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'berth-codecs-'));
+    writeProtoDescriptor(name, files, dir);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => jest.restoreAllMocks());
+
+  it('sets every message type up without generating code', () => {
+    const root = loadProtoRoot(name, files, dir);
+    const codegen = jest.spyOn(protobuf.util, 'codegen');
+    const types = messageTypes(root);
+    expect(types.length).toBeGreaterThan(10);
+    for (const type of types) expect(type.setup().ctor).toBe(type.ctor);
+    expect(codegen).not.toHaveBeenCalled();
+  });
+
+  it('encodes, decodes, converts and verifies every type as protobufjs generating its own', () => {
+    const kept = loadProtoRoot(name, files, dir);
+    const own = protobuf.Root.fromJSON((JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as { root: protobuf.INamespace }).root);
+    for (const ownType of messageTypes(own)) {
+      const keptType = kept.lookupType(ownType.fullName);
+      const value = sample(ownType);
+      const bytes = Buffer.from(ownType.encode(ownType.fromObject(value)).finish());
+      expect({ type: ownType.fullName, bytes: Buffer.from(keptType.encode(keptType.fromObject(value)).finish()) }).toEqual({ type: ownType.fullName, bytes });
+      expect(keptType.toObject(keptType.decode(bytes), TO_OBJECT)).toEqual(ownType.toObject(ownType.decode(bytes), TO_OBJECT));
+      expect(keptType.toObject(keptType.decode(Buffer.alloc(0)), TO_OBJECT)).toEqual(ownType.toObject(ownType.decode(Buffer.alloc(0)), TO_OBJECT));
+      expect(keptType.verify(value)).toEqual(ownType.verify(value));
+      expect(keptType.verify({ [ownType.fieldsArray[0]?.name ?? 'x']: Symbol('bad') })).toEqual(ownType.verify({ [ownType.fieldsArray[0]?.name ?? 'x']: Symbol('bad') }));
+    }
+  });
+});
+
+describe('kept codecs not used', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'berth-codecs-'));
+    writeProtoDescriptor('containerd', CONTAINERD_PROTO_FILES, dir);
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const roundTrip = () => {
+    const type = loadProtoRoot('containerd', CONTAINERD_PROTO_FILES, dir).lookupType('containerd.task.v2.StateResponse');
+    const codegen = jest.spyOn(protobuf.util, 'codegen');
+    const decoded = type.toObject(type.decode(type.encode(type.fromObject({ id: 'c1', pid: 42, status: 'RUNNING' })).finish()), TO_OBJECT);
+    return { decoded: { id: decoded.id, pid: decoded.pid, status: decoded.status }, generated: codegen.mock.calls.length > 0 };
+  };
+
+  it('are used when nothing is wrong (the control for the cases below)', () => {
+    expect(roundTrip()).toEqual({ decoded: { id: 'c1', pid: 42, status: 'RUNNING' }, generated: false });
+  });
+
+  it('when another protobufjs version made them: protobufjs generates its own', () => {
+    const file = join(dir, 'containerd.json');
+    const descriptor = JSON.parse(readFileSync(file, 'utf8')) as { codecs: { protobufjs: string } };
+    descriptor.codecs.protobufjs = '0.0.1';
+    writeFileSync(file, JSON.stringify(descriptor));
+    expect(roundTrip()).toEqual({ decoded: { id: 'c1', pid: 42, status: 'RUNNING' }, generated: true });
+  });
+
+  it('when the sources cannot be read: protobufjs generates its own', () => {
+    writeFileSync(join(dir, 'containerd.codecs'), '');
+    expect(roundTrip()).toEqual({ decoded: { id: 'c1', pid: 42, status: 'RUNNING' }, generated: true });
+  });
+
+  it('when the sources are not the functions setup() asks for: protobufjs generates its own', () => {
+    const file = join(dir, 'containerd.codecs');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/"encode"/g, '"encodx"'));
+    expect(roundTrip()).toEqual({ decoded: { id: 'c1', pid: 42, status: 'RUNNING' }, generated: true });
+  });
+});
