@@ -14,7 +14,10 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { heapSizeFlagsToDefaults } from './heap_flags';
 import { onServing } from './serving_hook';
+
+export { heapSizeFlagsToDefaults }; // for a check of the cache under berthd's flags, as berthd runs
 
 export const BUNDLE_FILE = 'berthd.js';
 /** The last line of a bundle: this marker and the bundle's build id (a hash of what precedes it). */
@@ -102,6 +105,7 @@ function keepWarm(bundle: string, id: string, script: Script): void {
 
 /** bin/berthd: berthd from the bundle beside this file. */
 export function startBerthd(): void {
+  heapSizeFlagsToDefaults();
   const bundle = join(__dirname, BUNDLE_FILE);
   const loaded = loadBundle(bundle, true);
   const { id, script } = loaded;
@@ -115,6 +119,7 @@ export function startBerthd(): void {
  * cache, which then holds the compiled code of everything that load ran.
  */
 export function writeCodeCache(bundle: string): void {
+  heapSizeFlagsToDefaults(); // as startBerthd: the cache is checked against the flags it was made under
   const loaded = loadBundle(bundle, false);
   const { id } = loaded;
   if (id === undefined) throw new Error(`${bundle}: no build id line; not made by hack/bundle/bundle.ts`);

@@ -45,11 +45,13 @@ async function buildTree(tree: string): Promise<{ bundleDir: string; launcher: s
   return { bundleDir, launcher };
 }
 
-/** 'accepted' or 'rejected': what V8, under berthd's flags, makes of the cache file for the bundle beside it. */
+/** 'accepted' or 'rejected': what V8, under berthd's flags as start.js leaves them, makes of the cache file for the bundle beside it. */
 function v8Takes(cacheFile: string): string {
   const bundle = cacheFile.replace(/\.(warm-)?cache$/, '');
+  const startFile = join(bundle, '..', 'start.js');
   const check = spawnSync(process.execPath, [...NODE_FLAGS, '-'], {
-    input: `const { Script } = require('node:vm'); const Module = require('node:module'); const fs = require('node:fs');
+    input: `require(${JSON.stringify(startFile)}).heapSizeFlagsToDefaults();
+      const { Script } = require('node:vm'); const Module = require('node:module'); const fs = require('node:fs');
       const source = fs.readFileSync(${JSON.stringify(bundle)}, 'latin1');
       const cache = fs.readFileSync(${JSON.stringify(cacheFile)});
       const script = new Script(Module.wrap(source), { filename: 'berthd.js', cachedData: cache.subarray(cache.indexOf(10) + 1) });
