@@ -3,6 +3,7 @@
 // method answering the response its parent last set for it over IPC, and nothing else: no store,
 // no handler logic, no metrics or logs. argv: SOCKET_PATH. Says { ready: true } once it serves;
 // answers { set: KEY } to each { key: "runtime/ListContainers", response } it is sent.
+import './heap_flags_first';
 import * as grpc from '@grpc/grpc-js';
 import { imageServiceDefinition, runtimeServiceDefinition, unixTarget } from '../../internal/api/cri';
 

@@ -2,6 +2,8 @@
 // command line, exactly as berthd loads them and nothing else, says "ready" on stdout and idles
 // until it is killed. argv: ADDON_PATH MODULE...
 /* eslint-disable @typescript-eslint/no-require-imports */
+import './heap_flags_first';
+
 const [addonPath, ...modules] = process.argv.slice(2);
 if (addonPath === undefined) {
   process.stderr.write('usage: node_floor_child.js ADDON_PATH MODULE...\n');
