@@ -171,6 +171,9 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       undo.push(() => removeSocketIfOurs(config.address, inode));
       phase('serverMs');
       phases.sinceExecMs = Math.round(process.uptime() * 1000);
+      // CPU (user + system) since exec: steadier than the wall-clock phases on a busy node.
+      const cpu = process.cpuUsage();
+      phases.cpuMs = Math.round((cpu.user + cpu.system) / 1000);
       logger.info('berthd serving', { address: config.address, root: config.root, state: config.state, ...phases });
       announceServing();
       undo.push(keepImageFsFigure(svc));

@@ -159,6 +159,24 @@ describe('berthd lifecycle', () => {
     }
   });
 
+  it("logs its start-up's phases and CPU time with \"berthd serving\"", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'berthd-phases-'));
+    try {
+      const d = await startBerthd({ dir });
+      const line = d.stderr().split('\n').find((l) => l.includes('"msg":"berthd serving"'));
+      expect(line).toBeDefined();
+      const serving = JSON.parse(line!) as Record<string, unknown>;
+      for (const phase of ['loadedMs', 'dbMs', 'subsystemsMs', 'recoveryMs', 'serverMs', 'sinceExecMs']) {
+        expect({ phase, ms: serving[phase] }).toEqual({ phase, ms: expect.any(Number) });
+      }
+      // Node's own start-up alone takes CPU: a zero would mean the figure is not measured.
+      expect(serving.cpuMs).toBeGreaterThan(0);
+      expect(await d.stop()).toEqual({ code: 0, signal: null });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('replaces the stale socket of a berthd that was killed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'berthd-stale-'));
     try {
