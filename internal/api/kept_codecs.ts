@@ -6,7 +6,7 @@
 // At run time a type's first use runs setup() as protobufjs does (edition features, wrappers), but
 // compiles the kept sources instead of running the generators (most of setup()'s time); sources of
 // another protobufjs version are never used.
-import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { openSync, readSync, writeFileSync } from 'node:fs';
 import * as protobuf from 'protobufjs';
 
 // The protobufjs that runs (bundled with berthd, or from node_modules) is the one that generated.
@@ -115,14 +115,9 @@ export function writeKeptCodecs(root: protobuf.Root, file: string): KeptCodecsIn
   return { protobufjs: protobufjsVersion, types };
 }
 
-function readKept(file: string, [offset, length]: [number, number]): KeptType {
+function readKept(fd: number, [offset, length]: [number, number]): KeptType {
   const bytes = Buffer.alloc(length);
-  const fd = openSync(file, 'r');
-  try {
-    if (readSync(fd, bytes, 0, length, offset) !== length) throw new Error(`${file}: short read at ${offset}`);
-  } finally {
-    closeSync(fd);
-  }
+  if (readSync(fd, bytes, 0, length, offset) !== length) throw new Error(`short read of ${length} bytes at ${offset}`);
   return JSON.parse(bytes.toString('utf8')) as KeptType;
 }
 
@@ -180,13 +175,21 @@ function setupFromKept(type: protobuf.Type, kept: KeptType): protobuf.Type {
  */
 export function useKeptCodecs(root: protobuf.Root, file: string, index: KeptCodecsIndex | undefined): void {
   if (index?.protobufjs !== protobufjsVersion) return;
+  // Opened with the descriptor, and kept open as long as the root lives (one per root, made once
+  // per process): a later build replacing the file cannot pair this index with another file.
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return;
+  }
   const ownSetup = protobuf.Type.prototype.setup;
   for (const type of messageTypes(root)) {
     const at = index.types[type.fullName];
     if (at === undefined) continue;
     type.setup = function keptSetup(this: protobuf.Type): protobuf.Type {
       try {
-        return setupFromKept(this, readKept(file, at));
+        return setupFromKept(this, readKept(fd, at));
       } catch {
         // Unreadable, or not what this setup() asks for: every function is made again below.
         return ownSetup.call(this);
