@@ -3,8 +3,8 @@
 // tree laid out like the repository (package.json, node_modules, build/ and api/ beside dist/), so the
 // test never writes the shared dist/; bin/berthd is run itself, so its #! line is what starts Node.
 // What the bundle leaves out and loads on first use must still load: the WebSocket upgrade of the
-// streaming server (ws), /metrics (prom-client); and everything the daemon reads beside its modules
-// (proto descriptors, package.json, the native addons).
+// streaming server (ws), /metrics (prom-client), CDI spec files (yaml); and everything the daemon
+// reads beside its modules (proto descriptors, package.json, the native addons).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -30,6 +30,13 @@ jest.setTimeout(300_000);
 // The Makefile's BERTHD_NODE_FLAGS: the cache is made for them, and bin/berthd runs with them.
 const NODE_FLAGS = ['--max-semi-space-size=1'];
 const SLEEPER = ['sh', '-c', 'trap "exit 0" TERM; sleep 3600 & wait'];
+const CDI_SPEC = `cdiVersion: "0.5.0"
+kind: berth.test/null
+devices:
+- name: n0
+  containerEdits:
+    env: [BERTH_CDI=injected]
+`;
 
 /** A repository-shaped temp tree whose dist/bundle is built from the sources under test. */
 async function buildTree(tree: string): Promise<{ bundleDir: string; launcher: string }> {
@@ -130,7 +137,13 @@ describe('the berthd bundle', () => {
     configPath = join(dir, 'berth.toml');
     cgroupParent = `/berth-bundle-${randomBytes(4).toString('hex')}`;
     const registryToml = `[registry]\nconfig_path = ${JSON.stringify(join(dir, 'certs.d'))}\n`;
-    writeFileSync(configPath, testBerthToml(cni, { extraToml: `[metrics]\naddress = "127.0.0.1:0"\n\n${registryToml}` }));
+    const cdiDir = join(dir, 'cdi');
+    mkdirSync(cdiDir);
+    writeFileSync(join(cdiDir, 'berth-test.yaml'), CDI_SPEC);
+    writeFileSync(
+      configPath,
+      testBerthToml(cni, { criToml: `cdi_spec_dirs = [${JSON.stringify(cdiDir)}]`, extraToml: `[metrics]\naddress = "127.0.0.1:0"\n\n${registryToml}` }),
+    );
     pods = podDriver({ client: () => client!, cgroupParent, logDirectory: (name) => join(dir, 'logs', name) });
     await startDaemon();
     await importTestImages(client!);
@@ -184,6 +197,17 @@ describe('the berthd bundle', () => {
       const res = await streamExec(url, { transport });
       expect({ stdout: res.stdout, status: res.status?.status }).toEqual({ stdout: `${transport}\n`, status: 'Success' });
     }
+  });
+
+  it('injects a CDI device from a YAML spec file (yaml, loaded on first use)', async () => {
+    const { podId, config } = await pods.runPod('bundle-cdi');
+    const id = await pods.create(podId, config, 'cdi', SLEEPER, { CDI_devices: [{ name: 'berth.test/null=n0' }] });
+    await client!.runtime.StartContainer({ container_id: id }, deadline());
+    const res = await client!.runtime.ExecSync({ container_id: id, cmd: ['sh', '-c', 'echo $BERTH_CDI'], timeout: '10' }, deadline());
+    expect({ exit: res.exit_code, out: Buffer.from(res.stdout).toString() }).toEqual({ exit: 0, out: 'injected\n' });
+    // The tests below expect the first pod's container alone.
+    await client!.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline());
+    await client!.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
   });
 
   it('recovers its running container after SIGKILL, from the bundle again', async () => {
