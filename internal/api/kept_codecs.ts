@@ -6,7 +6,7 @@
 // At run time a type's first use runs setup() as protobufjs does (edition features, wrappers), but
 // compiles the kept sources instead of running the generators (most of setup()'s time); sources of
 // another protobufjs version are never used.
-import { openSync, readSync, writeFileSync } from 'node:fs';
+import { openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import * as protobuf from 'protobufjs';
 
 // The protobufjs that runs (bundled with berthd, or from node_modules) is the one that generated.
@@ -111,7 +111,10 @@ export function writeKeptCodecs(root: protobuf.Root, file: string): KeptCodecsIn
     lines.push(line);
     offset += line.length;
   }
-  writeFileSync(file, Buffer.concat(lines));
+  // A new file, not the old one rewritten: a berthd reading the old one through its open fd keeps it.
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, Buffer.concat(lines));
+  renameSync(tmp, file);
   return { protobufjs: protobufjsVersion, types };
 }
 
@@ -176,7 +179,7 @@ function setupFromKept(type: protobuf.Type, kept: KeptType): protobuf.Type {
 export function useKeptCodecs(root: protobuf.Root, file: string, index: KeptCodecsIndex | undefined): void {
   if (index?.protobufjs !== protobufjsVersion) return;
   // Opened with the descriptor, and kept open as long as the root lives (one per root, made once
-  // per process): a later build replacing the file cannot pair this index with another file.
+  // per process): a build writing a new file meanwhile cannot pair this index with that file.
   let fd: number;
   try {
     fd = openSync(file, 'r');

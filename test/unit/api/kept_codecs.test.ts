@@ -1,7 +1,7 @@
 // The codec sources `make build` keeps beside each descriptor (internal/api/kept_codecs.ts): a root
 // loaded from its descriptor sets every message type up from them without generating code, and
 // every type then encodes, decodes, converts and verifies exactly as protobufjs's own generation.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as protobuf from 'protobufjs';
@@ -108,6 +108,16 @@ describe('kept codecs not used', () => {
 
   it('are used when nothing is wrong (the control for the cases below)', () => {
     expect(roundTrip()).toEqual({ decoded: { id: 'c1', pid: 42, status: 'RUNNING' }, generated: false });
+  });
+
+  it('a loaded root keeps reading the sources it was loaded with when a build writes new ones', () => {
+    const type = loadProtoRoot('containerd', CONTAINERD_PROTO_FILES, dir).lookupType('containerd.task.v2.StateResponse');
+    const file = join(dir, 'containerd.codecs');
+    writeFileSync(`${file}.new`, '');
+    renameSync(`${file}.new`, file); // as writeKeptCodecs replaces it
+    const codegen = jest.spyOn(protobuf.util, 'codegen');
+    expect(type.toObject(type.decode(type.encode(type.fromObject({ id: 'c1' })).finish()), TO_OBJECT).id).toBe('c1');
+    expect(codegen).not.toHaveBeenCalled();
   });
 
   it('when another protobufjs version made them: protobufjs generates its own', () => {
