@@ -33,9 +33,10 @@ export interface DaemonOptions {
   /** How long stop() lets in-flight calls finish before cutting them off. */
   shutdownGraceMs?: number;
   /**
-   * The process exits right after stop() (and after a failed start()): it then leaves the shim connections, log FIFOs and
-   * listeners for the kernel to close at exit (5-12 ms of stop() with 20 pods, issue 16) and puts
-   * right only what outlives the process: the database, the socket files, the root lock.
+   * The process exits right after stop() (and after a failed start()): it then leaves the shim
+   * connections, log FIFOs and listeners for the kernel to close at exit (5-12 ms of stop() with
+   * 20 pods, issue 16) and puts right only what outlives the process: the database, the socket
+   * files, the root lock.
    */
   exitAfterStop?: boolean;
 }
