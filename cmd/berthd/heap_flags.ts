@@ -16,7 +16,7 @@ const HEAP_SIZE_FLAG_DEFAULTS: Readonly<Record<string, string>> = {
 export function heapSizeFlagsToDefaults(execArgv: readonly string[] = process.execArgv): string[] {
   const reset: string[] = [];
   for (const arg of execArgv) {
-    const name = arg.split('=', 1)[0]!;
+    const name = arg.split('=', 1)[0]!.replace(/_/g, '-'); // V8 takes --max_semi_space_size too
     const value = HEAP_SIZE_FLAG_DEFAULTS[name];
     if (value === undefined || reset.includes(name)) continue;
     setFlagsFromString(`${name}=${value}`);

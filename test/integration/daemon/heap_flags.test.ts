@@ -52,6 +52,10 @@ describe('heap-sizing flags back to their defaults', () => {
     expect(seen.newSpaceMiB).toBeLessThanOrEqual(2);
   });
 
+  it('the flag spelled with underscores, as V8 also takes it, is reset too', () => {
+    expect(run(dir, ['--max_semi_space_size=1'], true)).toMatchObject({ reset: ['--max-semi-space-size'], accepted: true });
+  });
+
   it('the flag left as given: V8 refuses those caches (what the reset is for)', () => {
     expect(run(dir, ['--max-semi-space-size=1'], false)).toMatchObject({ accepted: false, newSpaceMiB: expect.any(Number) });
   });
