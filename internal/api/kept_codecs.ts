@@ -2,11 +2,12 @@
 // as JavaScript source at the type's first use and compiles it (util.codegen): 1-2 ms per type,
 // which berthd paid at every start for the types its recovery and first calls use (issue 16).
 // `make build` has protobufjs generate every type's sources once and keeps them beside the
-// descriptor (<name>.codecs, one JSON line per type, found through an index in the descriptor).
+// descriptor (<name>.codecs, one JSON line per type, named in it, found through an index in the
+// descriptor).
 // At run time a type's first use runs setup() as protobufjs does (edition features, wrappers), but
 // compiles the kept sources instead of running the generators (most of setup()'s time); sources of
 // another protobufjs version are never used.
-import { openSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as protobuf from 'protobufjs';
 
 // The protobufjs that runs (bundled with berthd, or from node_modules) is the one that generated.
@@ -25,6 +26,12 @@ type Role = 'ctor' | 'encode' | 'decode' | 'verify' | 'fromObject' | 'toObject';
 
 /** A type's generated functions. */
 type KeptType = Partial<Record<Role, KeptFunction>>;
+
+/** One line of a .codecs file: the type's full name (checked when read) and its functions. */
+interface KeptLine {
+  type: string;
+  functions: KeptType;
+}
 
 /** Which function util.codegen is making, told by its parameters (type.js, encoder.js, decoder.js, verifier.js, converter.js). */
 const ROLE_OF_PARAMS: Record<string, Role> = {
@@ -106,22 +113,31 @@ export function writeKeptCodecs(root: protobuf.Root, file: string): KeptCodecsIn
   const lines: Buffer[] = [];
   let offset = 0;
   for (const type of messageTypes(root)) {
-    const line = Buffer.from(`${JSON.stringify(generatedSources(type))}\n`);
+    const kept: KeptLine = { type: type.fullName, functions: generatedSources(type) };
+    const line = Buffer.from(`${JSON.stringify(kept)}\n`);
     types[type.fullName] = [offset, line.length - 1];
     lines.push(line);
     offset += line.length;
   }
   // A new file, not the old one rewritten: a berthd reading the old one through its open fd keeps it.
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, Buffer.concat(lines));
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, Buffer.concat(lines));
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true }); // a full disk leaves no half-written file behind
+    throw err;
+  }
   return { protobufjs: protobufjsVersion, types };
 }
 
-function readKept(fd: number, [offset, length]: [number, number]): KeptType {
+/** The kept functions of `type` at `at` in the open .codecs file; throws unless that line is the type's. */
+function readKept(fd: number, type: protobuf.Type, [offset, length]: [number, number]): KeptType {
   const bytes = Buffer.alloc(length);
   if (readSync(fd, bytes, 0, length, offset) !== length) throw new Error(`short read of ${length} bytes at ${offset}`);
-  return JSON.parse(bytes.toString('utf8')) as KeptType;
+  const line = JSON.parse(bytes.toString('utf8')) as KeptLine;
+  if (line.type !== type.fullName) throw new Error(`${type.fullName}: the kept line at ${offset} is ${String(line.type)}'s`);
+  return line.functions;
 }
 
 /** What setup() reads of protobufjs's internals (the same names in type.js and namespace.js). */
@@ -173,8 +189,9 @@ function setupFromKept(type: protobuf.Type, kept: KeptType): protobuf.Type {
 
 /**
  * Makes each type of `root` listed in `index` set itself up from `file` at first use. Sources made
- * by another protobufjs version are not used, nor those of a file that cannot be read or that lack
- * a function setup() asks for: protobufjs then generates them itself, as without an index.
+ * by another protobufjs version are not used, nor those of a file that cannot be read, whose line at
+ * the index's offset is another type's, or that lack a function setup() asks for: protobufjs then
+ * generates them itself, as without an index.
  */
 export function useKeptCodecs(root: protobuf.Root, file: string, index: KeptCodecsIndex | undefined): void {
   if (index?.protobufjs !== protobufjsVersion) return;
@@ -192,7 +209,7 @@ export function useKeptCodecs(root: protobuf.Root, file: string, index: KeptCode
     if (at === undefined) continue;
     type.setup = function keptSetup(this: protobuf.Type): protobuf.Type {
       try {
-        return setupFromKept(this, readKept(fd, at));
+        return setupFromKept(this, readKept(fd, this, at));
       } catch {
         // Unreadable, or not what this setup() asks for: every function is made again below.
         return ownSetup.call(this);

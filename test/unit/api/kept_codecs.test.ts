@@ -133,6 +133,15 @@ describe('kept codecs not used', () => {
     expect(roundTrip()).toEqual({ decoded: { id: 'c1', pid: 42, status: 'RUNNING' }, generated: true });
   });
 
+  it("when the index points at another type's line (a file from another build): protobufjs generates its own", () => {
+    const file = join(dir, 'containerd.json');
+    const descriptor = JSON.parse(readFileSync(file, 'utf8')) as { codecs: { types: Record<string, [number, number]> } };
+    const types = descriptor.codecs.types;
+    types['.containerd.task.v2.StateResponse'] = types['.containerd.task.v2.StateRequest']!;
+    writeFileSync(file, JSON.stringify(descriptor));
+    expect(roundTrip()).toEqual({ decoded: { id: 'c1', pid: 42, status: 'RUNNING' }, generated: true });
+  });
+
   it('when the sources are not the functions setup() asks for: protobufjs generates its own', () => {
     const file = join(dir, 'containerd.codecs');
     writeFileSync(file, readFileSync(file, 'utf8').replace(/"encode"/g, '"encodx"'));
