@@ -128,13 +128,8 @@ async function recoverContainer(svc: CriService, c: Container, report: RecoveryR
     }
     // containerd's loadContainer: a task that exited while berthd was down is finished before
     // serving (output drained, task deleted, real exit recorded), so no caller ever reads RUNNING.
-    const exitedWhileDown = await task.hasExited().catch((err: unknown) => {
-      // The exit watcher still records it whenever it comes; only the wait before serving is lost.
-      svc.logger.warn('cannot ask the shim whether the container exited', { containerId: c.id, error: messageOf(err) });
-      return false;
-    });
     reattach(svc, c, task);
-    if (exitedWhileDown) await containerExitRecorded(rt, c.id);
+    if (task.exitedBeforeReconnect) await containerExitRecorded(rt, c.id);
     return;
   }
   if (state === 'CONTAINER_CREATED' && rt.tasks.bundlesOnDisk().includes(c.id)) {

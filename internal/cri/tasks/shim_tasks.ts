@@ -50,10 +50,9 @@ class ShimTask implements CriTask {
     return this.task.start();
   }
 
-  async hasExited(): Promise<boolean> {
+  get exitedBeforeReconnect(): boolean {
     // A lost task's shim died: its exit is already known (wait resolves with it).
-    if (this.task.lost) return true;
-    return (await this.task.state()).status === 'STOPPED';
+    return this.task.lost || this.task.statusWhenLoaded === 'STOPPED';
   }
 
   kill(signal: number, all = false): Promise<void> {

@@ -37,8 +37,11 @@ export interface CriTask {
   start(): Promise<number>;
   /** Resolves once, when the init process has exited. */
   readonly exited: Promise<TaskExit>;
-  /** Asks the shim now whether the init process has already exited (recovery: exited while berthd was down). */
-  hasExited(): Promise<boolean>;
+  /**
+   * True when reconnect() found the init process already exited (it exited while berthd was down,
+   * or its shim was gone); false for a task that was running then, or was created by this process.
+   */
+  readonly exitedBeforeReconnect: boolean;
   kill(signal: number, all?: boolean): Promise<void>;
   /** Deletes the task in the shim (runc delete) and forgets it; idempotent. */
   delete(): Promise<void>;

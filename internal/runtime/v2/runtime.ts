@@ -163,8 +163,10 @@ export class RuntimeV2 implements TaskHost {
     let conn: ShimConnection | undefined;
     try {
       conn = await this.shims.reconnect(bundle, binary);
-      const info = await conn.tasks.connect({ id: opts.id });
-      const task = new Task(this, bundle, conn, info.task_pid, shimLog);
+      // State rather than Connect (containerd asks both): it gives the PID too, and whether the
+      // task exited while nobody was connected, in one round trip per task.
+      const state = await conn.tasks.state({ id: opts.id });
+      const task = new Task(this, bundle, conn, state.pid, shimLog, state.status);
       this.tasks.set(key(opts.namespace, opts.id), task);
       return task;
     } catch (err) {

@@ -5,6 +5,7 @@
 import type { DeleteResponse__Output } from '../../api/gen/containerd/task/v2/DeleteResponse';
 import type { StateResponse__Output } from '../../api/gen/containerd/task/v2/StateResponse';
 import type { ProcessInfo__Output } from '../../api/gen/containerd/v1/types/ProcessInfo';
+import type { Status__Output } from '../../api/gen/containerd/v1/types/Status';
 import type { Any__Output } from '../../api/gen/google/protobuf/Any';
 import type { Timestamp__Output } from '../../api/gen/google/protobuf/Timestamp';
 import { failedPrecondition, isNotFound, isUnavailable, wrap } from '../../errdefs/errors';
@@ -62,6 +63,8 @@ export class Task {
     /** The init process's host PID (0 once lost and unknown). */
     public pid: number,
     private readonly shimLog: ShimLog | undefined,
+    /** What the shim answered when loadTask reached it after a restart (undefined for a task created here). */
+    readonly statusWhenLoaded?: Status__Output,
   ) {}
 
   get id(): string {

@@ -301,6 +301,7 @@ describe('restart recovery', () => {
     expect(loaded.id).toBe('t-reload');
     expect(loaded.lost).toBe(false);
     expect(loaded.pid).toBe(task.pid);
+    expect(loaded.statusWhenLoaded).toBe('RUNNING');
     expect((await loaded.state()).status).toBe('RUNNING');
     expect((await loaded.connectInfo()).shimPid).toBe(shimPid);
 
@@ -311,6 +312,29 @@ describe('restart recovery', () => {
     expect((await waited).exitStatus).toBe(5);
     expect(await out).toBe('bye\n');
     io.close();
+    await loaded.delete();
+    await again.close();
+    expectNothingLeft(loaded.shimAddress, [task.pid]);
+  });
+
+  it('learns from the one reconnect round trip that a task exited while nobody was connected', async () => {
+    const first = world.io('t-gone');
+    const task = await world.createTask('t-gone', { args: ['sh', '-c', 'exit 7'] }, first);
+    await task.start();
+    // berth goes away; the exit stays in the shim until someone deletes the task.
+    await world.runtime.close();
+    first.close();
+    const shimState = new RuntimeV2(world.runtimeConfig); // a look from outside: it has exited by now
+    const [probe] = await shimState.loadAll();
+    expect((await probe.wait()).exitStatus).toBe(7);
+    await shimState.close();
+
+    const again = new RuntimeV2(world.runtimeConfig);
+    const [loaded] = await again.loadAll();
+    expect(loaded.lost).toBe(false);
+    expect(loaded.pid).toBe(task.pid);
+    expect(loaded.statusWhenLoaded).toBe('STOPPED');
+    expect((await loaded.wait()).exitStatus).toBe(7);
     await loaded.delete();
     await again.close();
     expectNothingLeft(loaded.shimAddress, [task.pid]);

@@ -25,7 +25,7 @@ interface Recorded {
 }
 
 const runningTask = (id: string): CriTask =>
-  ({ id, pid: 1, exited: new Promise(() => undefined), hasExited: async () => false }) as unknown as CriTask;
+  ({ id, pid: 1, exited: new Promise(() => undefined), exitedBeforeReconnect: false }) as unknown as CriTask;
 
 function fakeService(dir: string): { svc: CriService; recorded: Recorded } {
   const config = applyFlags(defaultConfig(), { root: join(dir, 'root'), state: join(dir, 'state') });
