@@ -1,12 +1,11 @@
 // A task's OCI bundle: <state>/io.containerd.runtime.v2.task/<namespace>/<id>/ holding config.json,
-// rootfs/ (the shim mounts the rootfs here), the `log` FIFO the shim writes to, and the files the
-// shim leaves (address, shim.pid, options.json, runtime). The directory name must be the task id:
+// rootfs/ (the shim mounts the rootfs here), the `log` FIFO the shim writes to when one was started
+// in it (shim_log.ts), and the files the shim leaves (address, shim.pid, options.json, runtime). The directory name must be the task id:
 // the shim's `delete` subcommand finds the bundle as dirname(cwd)/<id>.
 import { unmountAll } from '../../mount/mount';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { alreadyExists, failedPrecondition, invalidArgument, messageOf, notFound } from '../../errdefs/errors';
-import { makeFifo } from '../../cio/fifo';
 import * as sys from '../../sys/fs';
 
 export const TASK_DIR = 'io.containerd.runtime.v2.task';
@@ -60,7 +59,6 @@ export class Bundle {
     try {
       writeFileSync(join(path, 'config.json'), JSON.stringify(spec), { mode: 0o600 });
       mkdirSync(join(path, 'rootfs'), { mode: 0o711 });
-      makeFifo(join(path, 'log'), 0o700);
       return bundle;
     } catch (err) {
       bundle.remove();

@@ -115,11 +115,20 @@ export class RuntimeV2 implements TaskHost {
     try {
       const bundle = Bundle.create(this.config.stateDir, opts.namespace, opts.id, opts.spec);
       undo.push(() => bundle.remove());
-      // The shim opens `log` for writing when it starts serving: we must already be reading.
-      const shimLog = ShimLog.open(bundle.logPath, log);
-      undo.push(() => shimLog.close());
-      const conn = await this.shims.start(bundle, binary, options, shimGroupOf(opts.spec));
-      undo.push(() => this.abandon(conn, bundle, binary));
+      const group = shimGroupOf(opts.spec);
+      let conn = group === undefined ? undefined : await this.shims.joinGroup(bundle, binary, group);
+      let shimLog: ShimLog | undefined;
+      if (!conn) {
+        // Only a bundle a shim is started in gets the `log` FIFO: the shim logs to the one in
+        // its working directory, so a task that joined its group's shim has none to read.
+        // The shim opens it for writing when it starts serving: we must already be reading.
+        const opened = ShimLog.create(bundle.logPath, log);
+        shimLog = opened;
+        undo.push(() => opened.close());
+        conn = await this.shims.start(bundle, binary, options);
+      }
+      const started = conn;
+      undo.push(() => this.abandon(started, bundle, binary));
       await opts.beforeCreate?.();
       const stdio = opts.stdio ?? {};
       const created = await conn.tasks.create({
@@ -159,7 +168,7 @@ export class RuntimeV2 implements TaskHost {
     const binary = () => resolveShimBinary(opts.runtimeName ?? DEFAULT_RUNTIME, this.config.searchPath);
     const bundle = Bundle.load(this.config.stateDir, opts.namespace, opts.id);
     const log = this.log.with({ namespace: opts.namespace, taskId: opts.id });
-    const shimLog = ShimLog.open(bundle.logPath, log);
+    const shimLog = ShimLog.reopen(bundle.logPath, log);
     let conn: ShimConnection | undefined;
     try {
       conn = await this.shims.reconnect(bundle, binary);

@@ -1,9 +1,11 @@
 // Forwards the shim's `log` FIFO to berth's logger, one line per entry, tagged with the task.
 // Opened O_RDWR so the read end never sees EOF between shim writes or before the shim opens it;
 // it is read through a net.Socket so no thread-pool thread waits on it.
-import { constants, openSync } from 'node:fs';
+import { constants, openSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
+import { makeFifo } from '../../cio/fifo';
 import type { Logger, LogLevel } from '../../log/logger';
+import { errnoCode } from '../../sys/fs';
 
 // The runc shim logs with logrus' text format: time="..." level=info msg="..." key=value.
 const LEVEL = /\blevel=(\w+)/;
@@ -48,9 +50,28 @@ export class ShimLog {
     });
   }
 
-  /** Starts forwarding `path` (the bundle's log FIFO) to `log`. */
-  static open(path: string, log: Logger): ShimLog {
-    return new ShimLog(path, log);
+  /** Makes `path` (a bundle's log FIFO, before its shim starts) and forwards it to `log`. */
+  static create(path: string, log: Logger): ShimLog {
+    makeFifo(path, 0o700);
+    try {
+      return new ShimLog(path, log);
+    } catch (err) {
+      rmSync(path, { force: true });
+      throw err;
+    }
+  }
+
+  /**
+   * Forwards an existing log FIFO (restart recovery); undefined when the bundle has none: its task
+   * joined a shim started in another bundle, which logs there.
+   */
+  static reopen(path: string, log: Logger): ShimLog | undefined {
+    try {
+      return new ShimLog(path, log);
+    } catch (err) {
+      if (errnoCode(err) === 'ENOENT') return undefined;
+      throw err;
+    }
   }
 
   close(): void {

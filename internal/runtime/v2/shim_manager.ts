@@ -102,15 +102,8 @@ export class ShimManager {
     };
   }
 
-  /**
-   * Runs `start` for a new task and joins it to the (possibly shared) shim's connection. A task of
-   * group `groupId` (its pod's sandbox task) whose group shim we are connected to skips `start`, as
-   * containerd 2's ShimManager does: the group's address goes into the bundle and the connection
-   * is shared. `start` would answer the same after a Go process start-up.
-   */
-  async start(bundle: Bundle, binary: string, options?: Any__Output, groupId?: string): Promise<ShimConnection> {
-    const joined = groupId !== undefined && groupId !== bundle.id ? await this.joinGroup(bundle, binary, groupId) : undefined;
-    if (joined) return joined;
+  /** Runs `start` for a new task (its bundle holds the `log` FIFO the shim will write) and connects to it. */
+  async start(bundle: Bundle, binary: string, options?: Any__Output): Promise<ShimConnection> {
     const address = await shimStart(this.invocation(bundle, binary), options);
     let conn: ShimConnection;
     try {
@@ -125,9 +118,14 @@ export class ShimManager {
     return conn;
   }
 
-  /** The live connection of the group's shim with `bundle` added to it; undefined if there is none. */
-  private async joinGroup(bundle: Bundle, binary: string, groupId: string): Promise<ShimConnection | undefined> {
-    // No address: no group task, or it never started; `start` decides.
+  /**
+   * Adds a new task to the live connection of its group's shim (its pod's sandbox task) without
+   * running `start`, as containerd 2's ShimManager does: the group's address goes into the bundle.
+   * `start` would answer the same after a Go process start-up. Undefined when there is no such
+   * connection (no group task, it never started, or its shim is gone): then `start` decides.
+   */
+  async joinGroup(bundle: Bundle, binary: string, groupId: string): Promise<ShimConnection | undefined> {
+    if (groupId === bundle.id) return undefined;
     const address = bundle.siblingAddress(groupId);
     const pending = address ? this.connections.get(address) : undefined;
     const conn = await pending?.catch(() => undefined);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TaskIO } from '../../../internal/cio/task_io';
 import { BerthError } from '../../../internal/errdefs/errors';
+import { createLogger, type LogFields } from '../../../internal/log/logger';
 import type { TaskEvent } from '../../../internal/events/types';
 import { RuntimeV2 } from '../../../internal/runtime/v2/runtime';
 import { socketPathOf } from '../../../internal/ttrpc/client';
@@ -201,12 +202,63 @@ describe('shim sharing', () => {
     await ctr.start();
     const info = await ctr.connectInfo();
     expect(info.shimPid).not.toBe(shimPid);
+    expect(existsSync(ctr.bundle.logPath)).toBe(true); // the new shim runs in ctr-y's bundle and logs there
     expect(isAlive(info.shimPid)).toBe(true);
     await ctr.kill(9);
     await ctr.wait();
     await ctr.delete();
     await pod.delete();
     expectNothingLeft(ctr.shimAddress, [pod.pid, ctr.pid]);
+  });
+});
+
+describe('shim log', () => {
+  it("reads the log FIFO of the bundle its pod's shim was started in, none for a task that joined it, also after a restart", async () => {
+    const lines: LogFields[] = [];
+    const config = { ...world.runtimeConfig, logger: createLogger({ level: 'info', write: (l) => void lines.push(JSON.parse(l) as LogFields) }) };
+    const shimLines = (taskId: string) => lines.filter((l) => l.taskId === taskId && /^shim: /.test(String(l.msg))).length;
+    const logged = async (taskId: string) => {
+      for (let i = 0; i < 500 && !lines.some((l) => l.taskId === taskId && /^shim: loading plugin/.test(String(l.msg))); i++) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return shimLines(taskId);
+    };
+    const runtime = new RuntimeV2(config);
+    const annotations = { 'io.kubernetes.cri.sandbox-id': 'pod-l' };
+    const create = (id: string) =>
+      runtime.createTask({
+        id,
+        namespace: world.namespace,
+        spec: world.spec(id, { args: ['sleep', '1000'], annotations }),
+        rootfs: world.overlay(id),
+        runcOptions: { root: world.runcRoot },
+      });
+    const pod = await create('pod-l');
+    const ctr = await create('ctr-l');
+    await pod.start();
+    await ctr.start();
+    expect(ctr.shimAddress).toBe(pod.shimAddress);
+    expect(existsSync(pod.bundle.logPath)).toBe(true);
+    expect(existsSync(ctr.bundle.logPath)).toBe(false);
+    // The shim logs as it starts ("loading plugin ..."): those lines come tagged with the pod's task.
+    expect(await logged('pod-l')).toBeGreaterThan(0);
+    expect(shimLines('ctr-l')).toBe(0);
+    await runtime.close();
+
+    const again = new RuntimeV2(config);
+    const loaded = await again.loadAll();
+    expect(loaded.map((t) => [t.id, t.lost, t.pid]).sort()).toEqual([
+      ['ctr-l', false, ctr.pid],
+      ['pod-l', false, pod.pid],
+    ]);
+    for (const t of loaded) {
+      const waited = t.wait();
+      await t.kill(9);
+      expect((await waited).exitStatus).toBe(137);
+      await t.delete();
+    }
+    await again.close();
+    expectNothingLeft(pod.shimAddress, [pod.pid, ctr.pid]);
   });
 });
 
