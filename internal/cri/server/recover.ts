@@ -82,8 +82,9 @@ async function recoverSandbox(svc: CriService, sandbox: Sandbox, report: Recover
   }
   const task = await svc.rt.tasks.reconnect(sandbox.id, sandbox.id, runtimeOf(svc, sandbox.metadata.runtimeHandler));
   if (task) {
-    // A pause that died while we were down resolves `exited` at once: the monitor records it.
-    monitorSandboxExit(svc, sandbox.id, task);
+    const recorded = monitorSandboxExit(svc, sandbox.id, task);
+    // containerd's loadSandbox: a pause that died while berthd was down is NotReady before serving.
+    if (task.exitedBeforeReconnect) await recorded;
   } else if (sandbox.status.state === 'ready') {
     svc.rt.sandboxes.updateStatus(sandbox.id, (s) => ({ ...s, state: 'notready', exitStatus: 255, exitedAt: nowNanos() }));
   }

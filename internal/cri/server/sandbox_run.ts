@@ -192,7 +192,7 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
 
       const pid = await task.start();
       rt.sandboxes.updateStatus(id, (s) => ({ ...s, state: 'ready', pid }));
-      monitorSandboxExit(svc, id, task);
+      void monitorSandboxExit(svc, id, task);
       log.info('pod sandbox running', { pid, ip: rt.sandboxes.get(id).metadata.ip });
       rt.events.publish({ containerId: id, sandboxId: id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNanos() });
       rt.events.publish({ containerId: id, sandboxId: id, type: 'CONTAINER_STARTED_EVENT', createdAt: nowNanos() });

@@ -7,8 +7,9 @@ import type { CriTask, TaskExit } from '../tasks/types';
 import type { CriService } from './service';
 
 
-export function monitorSandboxExit(svc: CriService, sandboxId: string, task: CriTask): void {
-  task.exited
+/** Records the sandbox's exit when its task exits; resolves once that is done. */
+export function monitorSandboxExit(svc: CriService, sandboxId: string, task: CriTask): Promise<void> {
+  return task.exited
     .then((exit) => recordSandboxExit(svc, sandboxId, exit))
     // A throw while recording (the database) must not become an unhandled rejection.
     .catch((err: unknown) => svc.logger.error('sandbox exit monitor failed', { podSandboxId: sandboxId, error: messageOf(err) }));
