@@ -89,24 +89,27 @@ export class ImageStore {
     if (!isDigest(image.configDigest)) throw invalidArgument(`image ${image.name}: invalid config digest ${image.configDigest}`);
     const now = Date.now();
     this.writes++;
-    this.db
-      .prepare(
-        `INSERT INTO images (name, media_type, digest, size, config_digest, labels, created_at, updated_at)
-         VALUES (@name, @media_type, @digest, @size, @config_digest, @labels, @now, @now)
-         ON CONFLICT(name) DO UPDATE SET media_type = excluded.media_type, digest = excluded.digest,
-           size = excluded.size, config_digest = excluded.config_digest, labels = excluded.labels,
-           updated_at = excluded.updated_at`,
-      )
-      .run({
-        name: image.name,
-        media_type: image.target.mediaType,
-        digest: image.target.digest,
-        size: image.target.size,
-        config_digest: image.configDigest,
-        labels: toJSON(image.labels ?? {}),
-        now,
-      });
-    return this.get(image.name);
+    // In a transaction of its own (or the caller's): a full disk answers ResourceExhausted, as every write does.
+    return this.db.tx(() => {
+      this.db
+        .prepare(
+          `INSERT INTO images (name, media_type, digest, size, config_digest, labels, created_at, updated_at)
+           VALUES (@name, @media_type, @digest, @size, @config_digest, @labels, @now, @now)
+           ON CONFLICT(name) DO UPDATE SET media_type = excluded.media_type, digest = excluded.digest,
+             size = excluded.size, config_digest = excluded.config_digest, labels = excluded.labels,
+             updated_at = excluded.updated_at`,
+        )
+        .run({
+          name: image.name,
+          media_type: image.target.mediaType,
+          digest: image.target.digest,
+          size: image.target.size,
+          config_digest: image.configDigest,
+          labels: toJSON(image.labels ?? {}),
+          now,
+        });
+      return this.get(image.name);
+    });
   }
 
   /** Records several names in one transaction. */
@@ -121,7 +124,7 @@ export class ImageStore {
 
   delete(name: string): void {
     this.writes++;
-    const res = this.db.prepare('DELETE FROM images WHERE name = ?').run(name);
+    const res = this.db.tx(() => this.db.prepare('DELETE FROM images WHERE name = ?').run(name));
     if (res.changes === 0) throw notFound(`image ${JSON.stringify(name)} not found`);
   }
 }

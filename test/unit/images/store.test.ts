@@ -84,3 +84,24 @@ describe('CRI view', () => {
     expect(splitUser('nobody:nogroup')).toEqual({ username: 'nobody' });
   });
 });
+
+describe('ImageStore on a full disk', () => {
+  it('answers ResourceExhausted for a put that does not fit, and keeps what it had', () => {
+    const db = MetadataDB.open(':memory:');
+    try {
+      const store = new ImageStore(db);
+      store.put({ name: 'docker.io/library/busybox:latest', target: target('a'), configDigest: d('1') });
+      // SQLite's own size cap stands in for the disk: no page beyond the ones in use.
+      const pages = db.sqlite.pragma('page_count', { simple: true }) as number;
+      db.sqlite.pragma(`max_page_count = ${pages}`);
+      const big = { name: 'registry.k8s.io/big:1', target: target('b'), configDigest: d('2'), labels: { blob: 'x'.repeat(64 * 1024) } };
+      expect(() => store.put(big)).toThrow(expect.objectContaining({ kind: 'ResourceExhausted' }));
+      expect(store.tryGet(big.name)).toBeUndefined();
+      expect(store.list().map((r) => r.name)).toEqual(['docker.io/library/busybox:latest']);
+      db.sqlite.pragma(`max_page_count = ${pages * 1000}`);
+      expect(store.put(big).name).toBe(big.name);
+    } finally {
+      db.close();
+    }
+  });
+});
