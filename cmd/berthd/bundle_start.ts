@@ -70,11 +70,15 @@ interface LoadedBundle {
   run(): void;
 }
 
+/** How a bundle starts: hack/bundle wraps it at build time as Node's loader wraps a module (Module.wrap). */
+const MODULE_WRAPPER = ((empty: string) => empty.slice(0, empty.indexOf('{') + 1))(Module.wrap(''));
+
 function loadBundle(bundle: string, withCache: boolean): LoadedBundle {
-  const source = readFileSync(bundle, 'latin1'); // esbuild writes ASCII only
+  // The file is the module function itself (esbuild writes ASCII only): compiled as read.
+  const source = readFileSync(bundle, 'latin1');
+  if (!source.startsWith(MODULE_WRAPPER)) throw new Error(`${bundle}: not a bundle made by hack/bundle/bundle.ts (no module wrapper)`);
   const id = buildIdOf(source);
-  const wrapped = Module.wrap(source);
-  const compile = (cachedData: Buffer | undefined) => new Script(wrapped, { filename: bundle, cachedData });
+  const compile = (cachedData: Buffer | undefined) => new Script(source, { filename: bundle, cachedData });
   let script: Script | undefined;
   if (withCache) {
     const warm = readCodeCache(warmCacheFileOf(bundle), id);

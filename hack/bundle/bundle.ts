@@ -9,7 +9,8 @@
 import { build, type BuildOptions } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
 import { join, resolve } from 'node:path';
 import { BUILD_ID_MARKER, BUNDLE_FILE, warmCacheFileOf } from '../../cmd/berthd/bundle_start';
 import { CONTAINERD_PROTO_FILES } from '../../internal/api/containerd';
@@ -40,6 +41,15 @@ export function defaultBundleDir(): string {
 }
 
 /** Appends the build id line bundle_start.ts checks a code cache against. */
+/**
+ * Rewrites the bundle as the function Node's loader would wrap it in (Module.wrap): start.js then
+ * compiles the file's text as read, instead of concatenating the wrapper at every start and V8
+ * copying the 1.3 MB result into one flat string again (~5 ms of page faults here, issue 16).
+ */
+function wrapAsModule(file: string): void {
+  writeFileSync(file, Module.wrap(readFileSync(file, 'latin1')), 'latin1'); // esbuild writes ASCII only
+}
+
 function stampBuildId(file: string): void {
   const id = createHash('sha256').update(readFileSync(file)).digest('hex');
   appendFileSync(file, `${BUILD_ID_MARKER}${id}\n`);
@@ -78,6 +88,7 @@ export async function bundleBerthd(outDirArg: string, nodeFlags: readonly string
     minifySyntax: true,
     sourcemap: 'linked',
   });
+  wrapAsModule(bundle);
   stampBuildId(bundle);
   await build({ ...COMMON, entryPoints: [join(repoRoot(), 'cmd', 'berthd', 'bundle_start.ts')], outfile: startFile });
   const descriptors = join(outDir, 'descriptors');

@@ -58,10 +58,10 @@ function v8Takes(cacheFile: string): string {
   const startFile = join(bundle, '..', 'start.js');
   const check = spawnSync(process.execPath, [...NODE_FLAGS, '-'], {
     input: `require(${JSON.stringify(startFile)}).heapSizeFlagsToDefaults();
-      const { Script } = require('node:vm'); const Module = require('node:module'); const fs = require('node:fs');
+      const { Script } = require('node:vm'); const fs = require('node:fs');
       const source = fs.readFileSync(${JSON.stringify(bundle)}, 'latin1');
       const cache = fs.readFileSync(${JSON.stringify(cacheFile)});
-      const script = new Script(Module.wrap(source), { filename: 'berthd.js', cachedData: cache.subarray(cache.indexOf(10) + 1) });
+      const script = new Script(source, { filename: 'berthd.js', cachedData: cache.subarray(cache.indexOf(10) + 1) });
       process.stdout.write(script.cachedDataRejected ? 'rejected' : 'accepted');`,
     encoding: 'utf8',
   });
