@@ -1,6 +1,6 @@
 // ttRPC client and server against each other over real unix sockets in a temp dir.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { createConnection, createServer, type Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BerthError, invalidArgument, notFound } from '../../../internal/errdefs/errors';
@@ -139,6 +139,31 @@ describe('client <-> server', () => {
     }
     expect(await Promise.all(calls)).toEqual(['done a', 'done b', 'done c']);
     expect(order).toEqual(['done c', 'done b', 'done a']);
+  });
+
+  it('sends the requests made before the next tick in one write, and answers each', async () => {
+    const client = await connect(await echoServer());
+    // Node's net.Socket funnels every write and writev system call through _writeGeneric.
+    const proto = Socket.prototype as unknown as { _writeGeneric(this: Socket, writev: boolean, data: unknown, ...rest: unknown[]): unknown };
+    const own = proto._writeGeneric;
+    const clientWrites: number[] = []; // requests per system call; server-side sockets have .server
+    proto._writeGeneric = function (writev, data, ...rest) {
+      if (!(this as unknown as { server?: unknown }).server) clientWrites.push(writev ? (data as unknown[]).length : 1);
+      return own.call(this, writev, data, ...rest);
+    };
+    let answers: string[];
+    try {
+      const first = client.call('test.Echo', 'Echo', Buffer.from('1'));
+      await Promise.resolve(); // a later microtask of the same tick
+      const second = client.call('test.Echo', 'Upper', Buffer.from('two'));
+      const third = client.call('test.Echo', 'Echo', Buffer.from('3'));
+      answers = (await Promise.all([first, second, third])).map(String);
+      await client.call('test.Echo', 'Echo', Buffer.from('4')); // a later tick: a write of its own
+    } finally {
+      proto._writeGeneric = own;
+    }
+    expect(answers).toEqual(['1', 'TWO', '3']);
+    expect(clientWrites).toEqual([3, 1]);
   });
 
   it('fails a call past its deadline with DeadlineExceeded and keeps the connection usable', async () => {
