@@ -173,9 +173,13 @@ export class RuntimeV2 implements TaskHost {
     try {
       conn = await this.shims.reconnect(bundle, binary);
       // State rather than Connect (containerd asks both): it gives the PID too, and whether the
-      // task exited while nobody was connected, in one round trip per task.
-      const state = await conn.tasks.state({ id: opts.id });
-      const task = new Task(this, bundle, conn, state.pid, shimLog, state.status);
+      // task exited while nobody was connected, in one round trip per task. The Wait every loaded
+      // task gets goes with it, in the same write; if State fails, so does that Wait, unread.
+      const asked = conn.tasks.state({ id: opts.id });
+      const waiting = conn.tasks.wait({ id: opts.id });
+      waiting.catch(() => undefined);
+      const state = await asked;
+      const task = new Task(this, bundle, conn, state.pid, shimLog, state.status, waiting);
       this.tasks.set(key(opts.namespace, opts.id), task);
       return task;
     } catch (err) {

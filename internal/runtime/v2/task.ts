@@ -4,6 +4,7 @@
 // and delete() only removes the bundle.
 import type { DeleteResponse__Output } from '../../api/gen/containerd/task/v2/DeleteResponse';
 import type { StateResponse__Output } from '../../api/gen/containerd/task/v2/StateResponse';
+import type { WaitResponse__Output } from '../../api/gen/containerd/task/v2/WaitResponse';
 import type { ProcessInfo__Output } from '../../api/gen/containerd/v1/types/ProcessInfo';
 import type { Status__Output } from '../../api/gen/containerd/v1/types/Status';
 import type { Any__Output } from '../../api/gen/google/protobuf/Any';
@@ -65,6 +66,8 @@ export class Task {
     private readonly shimLog: ShimLog | undefined,
     /** What the shim answered when loadTask reached it after a restart (undefined for a task created here). */
     readonly statusWhenLoaded?: Status__Output,
+    /** A Wait loadTask already sent: the first wait() takes it instead of asking again. */
+    private sentWait?: Promise<WaitResponse__Output>,
   ) {}
 
   get id(): string {
@@ -128,7 +131,9 @@ export class Task {
   async wait(): Promise<ExitStatus> {
     if (this.lostExit) return this.lostExit;
     try {
-      return exitOf({ pid: this.pid, ...(await this.shim().tasks.wait({ id: this.id })) });
+      const sent = this.sentWait;
+      this.sentWait = undefined;
+      return exitOf({ pid: this.pid, ...(await (sent ?? this.shim().tasks.wait({ id: this.id }))) });
     } catch (err) {
       if (isUnavailable(err)) return this.whenLost();
       throw wrap(err, `wait task ${this.namespace}/${this.id}`);
