@@ -40,7 +40,6 @@ export function defaultBundleDir(): string {
   return join(repoRoot(), 'dist', 'bundle');
 }
 
-/** Appends the build id line bundle_start.ts checks a code cache against. */
 /**
  * Rewrites the bundle as the function Node's loader would wrap it in (Module.wrap): start.js then
  * compiles the file's text as read, instead of concatenating the wrapper at every start and V8
@@ -50,6 +49,7 @@ function wrapAsModule(file: string): void {
   writeFileSync(file, Module.wrap(readFileSync(file, 'latin1')), 'latin1'); // esbuild writes ASCII only
 }
 
+/** Appends the build id line bundle_start.ts checks a code cache against. */
 function stampBuildId(file: string): void {
   const id = createHash('sha256').update(readFileSync(file)).digest('hex');
   appendFileSync(file, `${BUILD_ID_MARKER}${id}\n`);

@@ -1,7 +1,8 @@
 // A task's OCI bundle: <state>/io.containerd.runtime.v2.task/<namespace>/<id>/ holding config.json,
 // rootfs/ (the shim mounts the rootfs here), the `log` FIFO the shim writes to when one was started
-// in it (shim_log.ts), and the files the shim leaves (address, shim.pid, options.json, runtime). The directory name must be the task id:
-// the shim's `delete` subcommand finds the bundle as dirname(cwd)/<id>.
+// in it (shim_log.ts), and the files the shim leaves (address, shim.pid, options.json, runtime).
+// The directory name must be the task id: the shim's `delete` subcommand finds the bundle as
+// dirname(cwd)/<id>.
 import { unmountAll } from '../../mount/mount';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
