@@ -12,9 +12,13 @@ export class DatabaseStateError extends Error {
   }
 }
 
-/** better-sqlite3's SqliteError code (SQLITE_FULL, SQLITE_IOERR_WRITE, ...), if err is one. */
+/**
+ * better-sqlite3's SqliteError code (SQLITE_FULL, SQLITE_IOERR_WRITE, ...), if err is one. Told by
+ * its name, not instanceof Error: the addon keeps the error class of the first context that opened
+ * a database, whose Error is another realm's under jest.
+ */
 export function sqliteCode(err: unknown): string | undefined {
-  if (!(err instanceof Error) || err.name !== 'SqliteError') return undefined;
+  if (typeof err !== 'object' || err === null || (err as { name?: unknown }).name !== 'SqliteError') return undefined;
   const code = (err as { code?: unknown }).code;
   return typeof code === 'string' ? code : undefined;
 }
