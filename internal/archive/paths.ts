@@ -1,10 +1,11 @@
 // Path safety for layer entries: every name is cleaned to components under the root, and every
 // directory is reached from an open directory one component at a time (openat with O_NOFOLLOW),
 // so that neither `..`, an absolute name, nor a symlink (from this layer or already on disk) can
-// lead an operation outside the root. Symlinks inside the root are followed as containerd does,
-// by restarting from the root with their target; one that leaves the root is refused.
+// lead an operation outside the root. A symlink on the way is followed as containerd's
+// fs.RootPath (and a chroot) resolves it, by restarting from the root with its target: an absolute
+// target starts at the root and a ".." at the root stays there (`var/run -> /run` is the image's
+// /run), so no target leads out.
 import { closeSync } from 'node:fs';
-import { posix } from 'node:path';
 import { invalidArgument } from '../errdefs/errors';
 import { errnoCode } from '../sys/fs';
 import { mkdirAt, openDirAt, openDirBeneath, readlinkAt } from '../sys/fsat';
@@ -62,9 +63,8 @@ export class DirResolver {
   ) {}
 
   /**
-   * The directory `dirParts` (as the entry names it). Symlinks met on the way are followed only
-   * while they stay inside the root: an absolute target or one that climbs out is refused, naming
-   * the entry. A path component that is a file is refused too.
+   * The directory `dirParts` (as the entry names it). Symlinks met on the way are followed inside
+   * the root (see followed()). A path component that is a file is refused, naming the entry.
    */
   resolve(dirParts: readonly string[], entryName: string, opts: ResolveOptions): OpenDir | undefined {
     if (dirParts.length === 0) return this.root;
@@ -111,7 +111,7 @@ export class DirResolver {
             const here = [...real, part].join('/');
             if (target === undefined) throw invalidArgument(`layer entry "${entryName}": "${here}" is not a directory`);
             if (++hops > MAX_SYMLINK_HOPS) throw invalidArgument(`layer entry "${entryName}": too many levels of symbolic links`);
-            const next = [...followed(entryName, real, here, target), ...rest];
+            const next = [...followed(real, target), ...rest];
             if (Buffer.byteLength(next.join('/')) > MAX_PATH_BYTES) {
               throw invalidArgument(`layer entry "${entryName}": resolves to a path longer than ${MAX_PATH_BYTES} bytes`);
             }
@@ -157,11 +157,16 @@ export class DirResolver {
   }
 }
 
-/** Where symlink `here` (in directory `real`) -> `target` leads, refused if outside the root. */
-function followed(entryName: string, real: readonly string[], here: string, target: string): string[] {
-  const out = (): Error => invalidArgument(`layer entry "${entryName}": walks through symlink "${here}" -> "${target}" out of the root`);
-  if (target.startsWith('/')) throw out();
-  const joined = posix.normalize(posix.join(real.join('/') || '.', target));
-  if (joined === '..' || joined.startsWith('../')) throw out();
-  return joined.split('/').filter((p) => p !== '' && p !== '.');
+/**
+ * Where a symlink in directory `real` with `target` leads, as components under the root: an
+ * absolute target from the root, a relative one from `real`, and ".." never above the root.
+ */
+function followed(real: readonly string[], target: string): string[] {
+  const parts = target.startsWith('/') ? [] : [...real];
+  for (const part of target.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') parts.pop(); // at the root: stays there
+    else parts.push(part);
+  }
+  return parts;
 }

@@ -210,13 +210,9 @@ describe('applyLayer', () => {
       ['a ".." that climbs out', [{ name: '../evil', data: 'x' }], '../evil'],
       ['a deeper ".." that climbs out', [{ name: 'a/../../evil', data: 'x' }], 'a/../../evil'],
       ['an absolute path', [{ name: '/evil', data: 'x' }], '/evil'],
-      ['a walk through a symlink to /', [{ name: 'a', type: 'symlink', linkname: '/' }, { name: 'a/evil', data: 'x' }], 'a/evil'],
-      ['a walk through a symlink that climbs out', [{ name: 'b', type: 'symlink', linkname: '../..' }, { name: 'b/evil', data: 'x' }], 'b/evil'],
-      ['a chain of symlinks out', [{ name: 'c', type: 'symlink', linkname: 'd' }, { name: 'd', type: 'symlink', linkname: '..' }, { name: 'c/evil', data: 'x' }], 'c/evil'],
       ['a hard link to a file outside', [{ name: 'evil', type: 'link', linkname: '../outside' }], 'evil'],
       ['a hard link through a symlink out', [{ name: 'up', type: 'symlink', linkname: '..' }, { name: 'evil', type: 'link', linkname: 'up/outside' }], 'evil'],
-      ['a whiteout through a symlink out', [{ name: 'up', type: 'symlink', linkname: '..' }, { name: 'up/.wh.outside', data: '' }], 'up/.wh.outside'],
-      ['an opaque dir through a symlink out', [{ name: 'up', type: 'symlink', linkname: '/' }, { name: 'up/.wh..wh..opq', data: '' }], 'up/.wh..wh..opq'],
+      ['a walk through a file', [{ name: 'f', data: 'f' }, { name: 'f/evil', data: 'x' }], 'f/evil'],
     ];
     it.each(hostile)('%s', async (_what, entries, culprit) => {
       writeFileSync(join(scratch, 'outside'), 'precious');
@@ -230,11 +226,56 @@ describe('applyLayer', () => {
       expect(existsSync('/evil')).toBe(false);
       expect(lstatSync(join(scratch, 'outside')).nlink).toBe(1);
     });
-    it('also in "remove" mode', async () => {
+  });
+
+  describe('follows symlinks as containerd (fs.RootPath) does: inside the root, whatever their target', () => {
+    // [what, entries, where the last entry lands under the root]
+    const walks: Array<[string, TarEntry[], string]> = [
+      ['an absolute symlink, as var/run -> /run', [{ name: 'run/', type: 'directory' }, { name: 'var/run', type: 'symlink', linkname: '/run' }, { name: 'var/run/x', data: 'x' }], 'run/x'],
+      ['a symlink to /', [{ name: 'a', type: 'symlink', linkname: '/' }, { name: 'a/evil', data: 'x' }], 'evil'],
+      ['a symlink that climbs above the root', [{ name: 'b', type: 'symlink', linkname: '../..' }, { name: 'b/evil', data: 'x' }], 'evil'],
+      ['a chain of symlinks up', [{ name: 'c', type: 'symlink', linkname: 'd' }, { name: 'd', type: 'symlink', linkname: '..' }, { name: 'c/evil', data: 'x' }], 'evil'],
+      ['an absolute symlink with ".." above the root', [{ name: 'e', type: 'symlink', linkname: '/../../usr' }, { name: 'e/evil', data: 'x' }], 'usr/evil'],
+      ['a symlink already on disk from an earlier layer', [{ name: 'lib', type: 'symlink', linkname: '/usr/lib' }, { name: 'lib/x.so', data: 'x' }], 'usr/lib/x.so'],
+    ];
+    it.each(walks)('%s', async (_what, entries, landed) => {
       writeFileSync(join(scratch, 'outside'), 'precious');
-      const tarball = await buildTar([{ name: 'up', type: 'symlink', linkname: '..' }, { name: 'up/.wh.outside', data: '' }]);
-      const err = await applyLayer(target, streamOf(tarball), { whiteouts: 'remove' }).catch((e: unknown) => e);
-      expect(kindOf(err)).toBe('InvalidArgument');
+      const before = readdirSync(scratch).sort();
+      if (landed === 'usr/lib/x.so') {
+        // The symlink comes in one layer, the entry under it in the next.
+        await applyLayer(target, streamOf(await buildTar(entries.slice(0, 1))));
+        await applyLayer(target, streamOf(await buildTar(entries.slice(1))));
+      } else {
+        await applyLayer(target, streamOf(await buildTar(entries)));
+      }
+      expect(readFileSync(join(target, landed), 'utf8')).toBe('x');
+      expect(readdirSync(scratch).sort()).toEqual(before);
+      expect(readFileSync(join(scratch, 'outside'), 'utf8')).toBe('precious');
+      expect(existsSync('/evil')).toBe(false);
+      expect(existsSync('/usr/evil')).toBe(false);
+    });
+
+    it('a whiteout and an opaque directory through a symlink up mark the root, nothing outside', async () => {
+      writeFileSync(join(scratch, 'outside'), 'precious');
+      await applyLayer(target, streamOf(await buildTar([
+        { name: 'up', type: 'symlink', linkname: '..' },
+        { name: 'up/.wh.outside', data: '' },
+        { name: 'top', type: 'symlink', linkname: '/' },
+        { name: 'top/.wh..wh..opq', data: '' },
+      ])));
+      const whiteout = lstatSync(join(target, 'outside'));
+      expect(whiteout.isCharacterDevice() && whiteout.rdev === 0).toBe(true);
+      expect(lgetxattr(target, 'trusted.overlay.opaque')?.toString()).toBe('y');
+      expect(readFileSync(join(scratch, 'outside'), 'utf8')).toBe('precious');
+    });
+
+    it('a whiteout through a symlink up in "remove" mode removes only what is inside', async () => {
+      writeFileSync(join(scratch, 'outside'), 'precious');
+      await applyLayer(target, streamOf(await buildTar([{ name: 'outside', data: 'inside' }])));
+      await applyLayer(target, streamOf(await buildTar([{ name: 'up', type: 'symlink', linkname: '..' }, { name: 'up/.wh.outside', data: '' }])), {
+        whiteouts: 'remove',
+      });
+      expect(existsSync(join(target, 'outside'))).toBe(false);
       expect(readFileSync(join(scratch, 'outside'), 'utf8')).toBe('precious');
     });
   });

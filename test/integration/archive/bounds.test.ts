@@ -65,7 +65,8 @@ describe('applyLayer bounds what it remembers per layer', () => {
     // A whiteout under a missing directory, once z1/z2/z3 left the cache: the walk opens three.
     const whiteout: TarEntry[] = [{ name: 'z1/z2/z3/', type: 'directory' }, ...dirs, { name: 'z1/z2/z3/missing/.wh.x', data: '' }];
     const good = await buildTar(whiteout);
-    const bad = await buildTar([...dirs, { name: 'up', type: 'symlink', linkname: '..' }, { name: 'up/x/evil', data: 'x' }]);
+    // Refused after its walk opened a/ and a/b/: a file where a directory should be.
+    const bad = await buildTar([...dirs, { name: 'a/b/f', data: 'f' }, { name: 'a/b/f/x/evil', data: 'x' }]);
     const before = openFds();
     await applyLayer(target, streamOf(good));
     mkdirSync(join(scratch, 'other'));
