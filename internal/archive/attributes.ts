@@ -5,6 +5,7 @@
 // not set again: with no setuid/setgid bits to lose, a chown to the same owner changes nothing.
 import { fchmodAt, fchownAt, setxattrAt, timespecOf, utimensAt, type Timespec } from '../sys/fsat';
 import type { Existing } from './created_attrs';
+import { errnoCode } from '../sys/fs';
 import type { TarHeader } from './tar_header';
 
 export interface EntryTimes {
@@ -26,8 +27,20 @@ export function applyOwnerModeXattrs(dirFd: number, name: string, header: TarHea
   if (existing === undefined || existing.uid !== header.uid || existing.gid !== header.gid) fchownAt(dirFd, name, header.uid, header.gid);
   const mode = header.mode & 0o7777;
   if (!isSymlink && existing?.mode !== mode) fchmodAt(dirFd, name, mode);
-  for (const [key, value] of header.xattrs) setxattrAt(dirFd, name, key, value);
+  for (const [key, value] of header.xattrs) {
+    try {
+      setxattrAt(dirFd, name, key, value);
+    } catch (err) {
+      // Linux keeps user.* attributes on regular files and directories only: containerd skips
+      // one on anything else (a symlink, a device) rather than failing the layer, and so do we.
+      if (errnoCode(err) === 'EPERM' && key.startsWith('user.') && !USER_XATTR_TYPES.has(header.type)) continue;
+      throw err;
+    }
+  }
 }
+
+/** What the kernel lets carry a user.* extended attribute. */
+const USER_XATTR_TYPES: ReadonlySet<TarHeader['type']> = new Set(['file', 'contiguous-file', 'directory']);
 
 export function applyTimes(dirFd: number, name: string, times: EntryTimes): void {
   utimensAt(dirFd, name, times.atime, times.mtime);

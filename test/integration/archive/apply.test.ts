@@ -77,6 +77,22 @@ describe('applyLayer', () => {
     expect(st('run').mode & 0o7777).toBe(0o755);
   });
 
+  it('skips a user.* xattr where Linux keeps none (a symlink, a device, a FIFO), as containerd does, and sets the rest', async () => {
+    await applyLayer(target, streamOf(await buildTar([
+      { name: 'link', type: 'symlink', linkname: 'file', pax: { 'SCHILY.xattr.user.a': '1' } },
+      { name: 'null', type: 'character-device', devmajor: 1, devminor: 3, pax: { 'SCHILY.xattr.user.b': '2' } },
+      { name: 'pipe', type: 'fifo', pax: { 'SCHILY.xattr.user.c': '3', 'SCHILY.xattr.trusted.t': 'kept' } },
+      { name: 'file', data: 'f', pax: { 'SCHILY.xattr.user.d': '4' } },
+      { name: 'dir/', type: 'directory', pax: { 'SCHILY.xattr.user.e': '5' } },
+    ])));
+    expect(lstatSync(join(target, 'link')).isSymbolicLink()).toBe(true);
+    expect(lstatSync(join(target, 'null')).isCharacterDevice()).toBe(true);
+    expect(lgetxattr(join(target, 'pipe'), 'user.c')).toBeUndefined();
+    expect(lgetxattr(join(target, 'pipe'), 'trusted.t')?.toString()).toBe('kept');
+    expect(lgetxattr(join(target, 'file'), 'user.d')?.toString()).toBe('4');
+    expect(lgetxattr(join(target, 'dir'), 'user.e')?.toString()).toBe('5');
+  });
+
   it('sets binary xattrs byte for byte: a security.capability survives the chown before it', async () => {
     // cap_setuid+ep (VFS_CAP_REVISION_2): 0x80 is not UTF-8, so a text-decoded PAX value would be mangled.
     const capability = Buffer.from([1, 0, 0, 2, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
