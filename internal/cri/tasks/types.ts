@@ -38,8 +38,9 @@ export interface CriTask {
   /** Resolves once, when the init process has exited. */
   readonly exited: Promise<TaskExit>;
   /**
-   * True when reconnect() found the init process already exited (it exited while berthd was down,
-   * or its shim was gone); false for a task that was running then, or was created by this process.
+   * True when the init process's exit is already known without waiting: reconnect() found it exited
+   * (while berthd was down), or its shim is gone. False for a task running when reconnected, and
+   * for one this process created whose shim lives. Recovery reads it right after reconnect().
    */
   readonly exitedBeforeReconnect: boolean;
   kill(signal: number, all?: boolean): Promise<void>;

@@ -116,19 +116,14 @@ export class RuntimeV2 implements TaskHost {
       const bundle = Bundle.create(this.config.stateDir, opts.namespace, opts.id, opts.spec);
       undo.push(() => bundle.remove());
       const group = shimGroupOf(opts.spec);
-      let conn = group === undefined ? undefined : await this.shims.joinGroup(bundle, binary, group);
-      let shimLog: ShimLog | undefined;
-      if (!conn) {
-        // Only a bundle a shim is started in gets the `log` FIFO: the shim logs to the one in
-        // its working directory, so a task that joined its group's shim has none to read.
-        // The shim opens it for writing when it starts serving: we must already be reading.
-        const opened = ShimLog.create(bundle.logPath, log);
-        shimLog = opened;
-        undo.push(() => opened.close());
-        conn = await this.shims.start(bundle, binary, options);
-      }
-      const started = conn;
-      undo.push(() => this.abandon(started, bundle, binary));
+      const joined = group === undefined ? undefined : await this.shims.joinGroup(bundle, binary, group);
+      // Only a bundle a shim is started in gets the `log` FIFO: the shim logs to the one in its
+      // working directory, so a task that joined its group's shim has none to read. The shim opens
+      // it for writing when it starts serving: we must already be reading.
+      const shimLog = joined ? undefined : ShimLog.create(bundle.logPath, log);
+      if (shimLog) undo.push(() => shimLog.close());
+      const conn = joined ?? (await this.shims.start(bundle, binary, options));
+      undo.push(() => this.abandon(conn, bundle, binary));
       await opts.beforeCreate?.();
       const stdio = opts.stdio ?? {};
       const created = await conn.tasks.create({

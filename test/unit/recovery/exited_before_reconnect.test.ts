@@ -1,7 +1,7 @@
 // Recovery serves nothing stale about a pod whose pause exited while berthd was down: when the
 // reconnect finds the sandbox task already exited, recover() resolves only after the exit is
 // recorded (NotReady, its status and time), as containerd's loadSandbox does. The fake task's
-// exit arrives on a later timer, so a recovery that does not wait for it returns first.
+// exit comes only when the test hands it over, so a recovery that does not wait for it returns first.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +26,6 @@ function fakeService(dir: string, exitedBeforeReconnect: boolean) {
   const published: string[] = [];
   let exit: (e: TaskExit) => void = () => undefined;
   const exited = new Promise<TaskExit>((resolve) => (exit = resolve));
-  if (exitedBeforeReconnect) setTimeout(() => exit({ exitStatus: 137, exitedAt: EXITED_AT }), 50);
   const task = { id: 'pod1', pid: 1, exited, exitedBeforeReconnect } as unknown as CriTask;
   const rt = {
     sandboxes: {
@@ -51,8 +50,15 @@ describe('recovery of a sandbox task', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('found exited: returns only once the pod is recorded NotReady with the exit', async () => {
-    const { svc, sandbox, published } = fakeService(dir, true);
-    await recover(svc, () => undefined);
+    const { svc, sandbox, published, exit } = fakeService(dir, true);
+    let returned = false;
+    const recovering = recover(svc, () => undefined).then(() => void (returned = true));
+    // Everything else recovery does here is done within a few turns of the event loop.
+    for (let turn = 0; turn < 20; turn++) await new Promise((r) => setImmediate(r));
+    expect(returned).toBe(false);
+    expect(sandbox.status.state).toBe('ready');
+    exit({ exitStatus: 137, exitedAt: EXITED_AT });
+    await recovering;
     expect(sandbox.status).toMatchObject({ state: 'notready', exitStatus: 137 });
     expect(sandbox.status.exitedAt).toBe(`${EXITED_AT.getTime()}000000`);
     expect(published).toEqual(['CONTAINER_STOPPED_EVENT']);
