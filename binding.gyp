@@ -9,7 +9,8 @@
         "internal/sys/src/spawn.c",
         "internal/sys/src/sock.c",
         "internal/sys/src/fsat.c",
-        "internal/sys/src/notify.c"
+        "internal/sys/src/notify.c",
+        "internal/sys/src/map.c"
       ],
       "cflags": ["-Wall", "-Wextra", "-O2", "-D_GNU_SOURCE"]
     }

@@ -9,13 +9,14 @@
 import { build, type BuildOptions } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import Module from 'node:module';
 import { join, resolve } from 'node:path';
 import { BUILD_ID_MARKER, BUNDLE_FILE, warmCacheFileOf } from '../../cmd/berthd/bundle_start';
 import { CONTAINERD_PROTO_FILES } from '../../internal/api/containerd';
 import { CRI_PROTO_ROOTS } from '../../internal/api/cri';
 import { writeProtoDescriptor } from '../../internal/api/proto_root';
+import { replaceFileSync } from '../../internal/fs/replace_file';
 import { repoRoot } from '../../internal/repo_root';
 
 export const START_FILE = 'start.js';
@@ -41,18 +42,15 @@ export function defaultBundleDir(): string {
 }
 
 /**
- * Rewrites the bundle as the function Node's loader would wrap it in (Module.wrap): start.js then
- * compiles the file's text as read, instead of concatenating the wrapper at every start and V8
- * copying the 1.3 MB result into one flat string again (~5 ms of page faults here, issue 16).
+ * The bundle's file: the module function itself, as Node's loader would wrap it (Module.wrap), so
+ * start.js compiles the file's text as mapped instead of concatenating the wrapper at every start
+ * (V8 then copied the 1.3 MB result into one flat string again: ~5 ms of page faults here, issue 16);
+ * then the build id line bundle_start.ts checks a code cache against.
  */
-function wrapAsModule(file: string): void {
-  writeFileSync(file, Module.wrap(readFileSync(file, 'latin1')), 'latin1'); // esbuild writes ASCII only
-}
-
-/** Appends the build id line bundle_start.ts checks a code cache against. */
-function stampBuildId(file: string): void {
-  const id = createHash('sha256').update(readFileSync(file)).digest('hex');
-  appendFileSync(file, `${BUILD_ID_MARKER}${id}\n`);
+function bundleFileText(esbuildOutput: string): string {
+  const wrapped = Module.wrap(esbuildOutput); // esbuild writes ASCII only
+  const id = createHash('sha256').update(wrapped, 'latin1').digest('hex');
+  return `${wrapped}${BUILD_ID_MARKER}${id}\n`;
 }
 
 /** Runs `berthd --help` from the bundle under berthd's Node flags and writes <bundle>.cache. */
@@ -78,7 +76,7 @@ export async function bundleBerthd(outDirArg: string, nodeFlags: readonly string
   mkdirSync(outDir, { recursive: true });
   const bundle = join(outDir, BUNDLE_FILE);
   const startFile = join(outDir, START_FILE);
-  await build({
+  const built = await build({
     ...COMMON,
     entryPoints: [join(repoRoot(), 'cmd', 'berthd', 'main.ts')],
     outfile: bundle,
@@ -87,9 +85,12 @@ export async function bundleBerthd(outDirArg: string, nodeFlags: readonly string
     minifyWhitespace: true,
     minifySyntax: true,
     sourcemap: 'linked',
+    write: false,
   });
-  wrapAsModule(bundle);
-  stampBuildId(bundle);
+  // Replaced by rename, never rewritten in place: a running berthd has the old bundle mapped.
+  for (const out of built.outputFiles) {
+    replaceFileSync(out.path, out.path === bundle ? bundleFileText(out.text) : out.contents);
+  }
   await build({ ...COMMON, entryPoints: [join(repoRoot(), 'cmd', 'berthd', 'bundle_start.ts')], outfile: startFile });
   const descriptors = join(outDir, 'descriptors');
   for (const [name, files] of CRI_PROTO_ROOTS) writeProtoDescriptor(name, files, descriptors);

@@ -7,8 +7,9 @@
 // At run time a type's first use runs setup() as protobufjs does (edition features, wrappers), but
 // compiles the kept sources instead of running the generators (most of setup()'s time); sources of
 // another protobufjs version are never used.
-import { openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { openSync, readSync } from 'node:fs';
 import * as protobuf from 'protobufjs';
+import { replaceFileSync } from '../fs/replace_file';
 
 // The protobufjs that runs (bundled with berthd, or from node_modules) is the one that generated.
 const protobufjsVersion = (require('protobufjs/package.json') as { version: string }).version;
@@ -120,14 +121,7 @@ export function writeKeptCodecs(root: protobuf.Root, file: string): KeptCodecsIn
     offset += line.length;
   }
   // A new file, not the old one rewritten: a berthd reading the old one through its open fd keeps it.
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, Buffer.concat(lines));
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true }); // a full disk leaves no half-written file behind
-    throw err;
-  }
+  replaceFileSync(file, Buffer.concat(lines));
   return { protobufjs: protobufjsVersion, types };
 }
 

@@ -1,9 +1,10 @@
 // The result cache, like libcni's (<cacheDir>/results/<network>-<containerID>-<ifName>): written after
 // a successful ADD so DEL and CHECK get the prevResult and runtime config the ADD used, even after a
 // restart or a change in conf_dir; removed after a successful DEL.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { internal } from '../errdefs/errors';
+import { replaceFileSync } from '../fs/replace_file';
 import type { NetworkConfigList } from './types';
 
 export interface CachedAttachment {
@@ -33,13 +34,10 @@ export class ResultCache {
   /** Atomically records an attachment (write to a temp file, then rename). */
   save(entry: CachedAttachment): void {
     const path = this.file(entry.networkName, entry.containerId, entry.ifName);
-    const tmp = `${path}.tmp-${process.pid}`;
     try {
       mkdirSync(this.dir(), { recursive: true, mode: 0o700 });
-      writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
-      renameSync(tmp, path);
+      replaceFileSync(path, JSON.stringify(entry), 0o600);
     } catch (err) {
-      rmSync(tmp, { force: true });
       throw internal(`save CNI result cache ${path}: ${(err as Error).message}`, err);
     }
   }
@@ -58,7 +56,7 @@ export class ResultCache {
       return [];
     }
     return names
-      .filter((name) => name.includes(`-${containerId}-`) && !name.includes('.tmp-'))
+      .filter((name) => name.includes(`-${containerId}-`) && !name.endsWith('.tmp'))
       .sort()
       .map((name) => this.read(join(this.dir(), name)))
       .filter((entry): entry is CachedAttachment => entry?.containerId === containerId);

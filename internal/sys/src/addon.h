@@ -19,4 +19,6 @@ napi_status berth_register_sock(napi_env env, napi_value exports);
 napi_status berth_register_fsat(napi_env env, napi_value exports);
 /* notify.c registers sdNotify: a datagram to systemd's NOTIFY_SOCKET. */
 napi_status berth_register_notify(napi_env env, napi_value exports);
+/* map.c registers mapLatin1/mapBuffer: files mapped read-only, for berthd's start-up. */
+napi_status berth_register_map(napi_env env, napi_value exports);
 #endif

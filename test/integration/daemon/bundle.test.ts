@@ -7,13 +7,14 @@
 // reads beside its modules (proto descriptors, package.json, the native addons).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleBerthd } from '../../../hack/bundle/bundle';
 import { berthdLauncher } from '../../../hack/bundle/launcher';
 import { cacheFileOf, warmCacheFileOf } from '../../../cmd/berthd/bundle_start';
 import { repoRoot } from '../../../internal/repo_root';
+import { mapFileLatin1 } from '../../../internal/sys/map';
 import { deadline, importTestImages, podDriver, testBerthToml, type PodDriver } from '../../harness/berth_env';
 import { cgroupPids, leafCgroups, removeCgroupParent } from '../../harness/cgroups';
 import { createCniTestEnv, type CniTestEnv } from '../../harness/cni';
@@ -286,5 +287,23 @@ describe('the berthd bundle', () => {
       await front?.close();
       await registry.stop();
     }
+  });
+
+  it('maps its bundle, and a rebuild under a running berthd replaces the files by rename: the mapped old bundle stays whole', async () => {
+    const bundle = join(bundleDir, 'berthd.js');
+    const files = [bundle, cacheFileOf(bundle), `${bundle}.map`];
+    const mapsOf = (pid: number) => readFileSync(`/proc/${pid}/maps`, 'utf8').split('\n');
+    // Mapped, not read: the running daemon's address space has the bundle file in it.
+    expect(mapsOf(daemon!.child.pid!).some((l) => l.endsWith(` ${bundle}`))).toBe(true);
+    const inodes = files.map((f) => statSync(f).ino);
+    const text = readFileSync(bundle, 'latin1');
+    const mapped = mapFileLatin1(bundle); // as start.js maps it
+    await bundleBerthd(bundleDir, NODE_FLAGS);
+    expect(files.map((f) => statSync(f).ino).filter((ino, i) => ino === inodes[i])).toEqual([]);
+    expect(mapped === text).toBe(true); // rewritten in place, the mapping would show the new file (or fault)
+    // The daemon keeps the old file mapped and still runs code it compiles from it now.
+    expect(mapsOf(daemon!.child.pid!).some((l) => l.endsWith(` ${bundle} (deleted)`))).toBe(true);
+    expect((await client!.runtime.ListContainers({}, deadline())).containers).toBeDefined();
+    expect((await client!.runtime.Version({})).runtime_name).toBe('berth');
   });
 });
