@@ -1,10 +1,10 @@
 // `make build` step: berthd as one file, dist/bundle/berthd.js, started by dist/bundle/start.js
 // (cmd/berthd/bundle_start.ts) with a V8 code cache made here. Resolving, reading and compiling
 // ~420 modules one by one was most of berthd's start-up (issue 16); one bundle is one read, and the
-// cache spares V8 the compile. Left out of the bundle: better-sqlite3 (it finds its native addon from
-// its own package directory) and the packages berthd only requires on first use, so their code is
-// not read at every start (they load from node_modules as before). berth's own addon (build/Release)
-// is found through repoRoot(). Every bundled module's __dirname is the bundle's directory, so the
+// cache spares V8 the compile. Left out of the bundle: the native addons (better-sqlite3's, found
+// through its package.json in node_modules, and berth's own in build/Release, found through
+// repoRoot()) and the packages berthd only requires on first use, so their code is not read at every
+// start (they load from node_modules as before). Every bundled module's __dirname is the bundle's directory, so the
 // proto descriptors that internal/api/proto_root.ts reads beside its module are written there too.
 import { build, type BuildOptions } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -22,11 +22,13 @@ import { repoRoot } from '../../internal/repo_root';
 export const START_FILE = 'start.js';
 
 /**
- * Required at run time instead of bundled: better-sqlite3 (native), and what only a rarely used
- * path requires (grpc-js's channelz/ORCA, the streaming server's WebSocket upgrade, /metrics, CDI
- * spec files: yaml alone was 158 of the bundle's 1,394 KB, read at every start).
+ * Required at run time instead of bundled: what only a rarely used path requires (grpc-js's
+ * channelz/ORCA, the streaming server's WebSocket upgrade, /metrics, CDI spec files: yaml alone was
+ * 158 of the bundle's 1,394 KB, read at every start), and `bindings`, which better-sqlite3 asks
+ * only when not told where its addon is (internal/metadata/db.ts tells it). better-sqlite3's own
+ * JavaScript is bundled: loaded from node_modules, its ~15 files were 13-19 ms of every start.
  */
-const EXTERNAL = ['better-sqlite3', '@grpc/proto-loader', 'ws', 'prom-client', 'yaml'];
+const EXTERNAL = ['better-sqlite3/package.json', 'bindings', '@grpc/proto-loader', 'ws', 'prom-client', 'yaml'];
 
 const COMMON: BuildOptions = {
   bundle: true,

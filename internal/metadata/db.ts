@@ -3,11 +3,18 @@
 // statements never leaves half a record.
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DatabaseStateError, writeFailure } from './errors';
 import { MIGRATIONS, type Migration } from './migrations';
 
 export type Sqlite = Database.Database;
+
+/**
+ * better-sqlite3's native addon, named instead of found: without it the package asks `bindings`,
+ * which probes a dozen paths from the caller's stack, and which cannot work from berthd's bundle
+ * (better-sqlite3's JavaScript is bundled, its addon stays in node_modules).
+ */
+const SQLITE_ADDON = join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
 
 export class MetadataDB {
   readonly sqlite: Sqlite;
@@ -19,7 +26,7 @@ export class MetadataDB {
 
   static open(path: string, migrations: readonly Migration[] = MIGRATIONS): MetadataDB {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const sqlite = new Database(path);
+    const sqlite = new Database(path, { nativeBinding: SQLITE_ADDON });
     try {
       sqlite.pragma('journal_mode = WAL');
       // FULL: each commit is on disk before the step after it (removing a snapshot dir, deleting
