@@ -141,19 +141,28 @@ interface SetupInternals {
   root: { _needsRecursiveFeatureResolution?: boolean; _edition?: string; _resolveFeaturesRecursive(edition: string): void } | null;
 }
 
+/** The roles setup() assigns besides the constructor, each compiled on its first call. */
+const LAZY_ROLES = ['encode', 'decode', 'verify', 'fromObject', 'toObject'] as const;
+
+/** The names in each role's scope, as setup() gives them (setupFromKept's `scopes`). */
+const SCOPE_NAMES: Record<Role, readonly string[]> = {
+  ctor: [],
+  encode: ['Writer', 'types', 'util'],
+  decode: ['Reader', 'types', 'util', 'C'],
+  verify: ['types', 'util'],
+  fromObject: ['types', 'util', 'C'],
+  toObject: ['types', 'util'],
+};
+
 /**
  * protobufjs's Type#setup() (8.x, type.js), with each generated function compiled from its kept
- * source instead of being generated: no generator runs at all. Throws when a kept function is
- * missing or wants a scope this setup() does not give.
+ * source instead of being generated: no generator runs at all. The constructor is compiled here;
+ * encode, decode, verify, fromObject and toObject on their first call (a type is mostly only sent or
+ * only received, and verify is not called at all: each compile is ~40 us of parsing berthd's
+ * recovery and first calls paid for functions nobody called, issue 16). Throws when a kept function
+ * is missing or wants a scope this setup() does not give: checked here, before anything is replaced.
  */
 function setupFromKept(type: protobuf.Type, kept: KeptType): protobuf.Type {
-  const compile = (role: Role, scope: Record<string, unknown>): never => {
-    const fn = kept[role];
-    if (fn === undefined) throw new Error(`${type.fullName}: no kept ${role}`);
-    const missing = fn.k.find((key) => !(key in scope));
-    if (missing !== undefined) throw new Error(`${type.fullName}: the kept ${role} wants ${missing}`);
-    return Function(...fn.k, fn.s)(...fn.k.map((key) => scope[key])) as never;
-  };
   const internals = type as unknown as SetupInternals;
   const root = internals.root;
   if (root?._needsRecursiveFeatureResolution) {
@@ -162,12 +171,39 @@ function setupFromKept(type: protobuf.Type, kept: KeptType): protobuf.Type {
   }
   const types = type.fieldsArray.map((field) => field.resolve().resolvedType);
   const util = protobuf.util;
-  if (!internals._ctor) type.ctor = compile('ctor', {});
-  type.encode = compile('encode', { Writer: protobuf.Writer, types, util });
-  type.decode = compile('decode', { Reader: protobuf.Reader, types, util, C: type.ctor });
-  type.verify = compile('verify', { types, util });
-  type.fromObject = compile('fromObject', { types, util, C: type.ctor });
-  type.toObject = compile('toObject', { types, util });
+  const scopes: Record<Role, () => Record<string, unknown>> = {
+    ctor: () => ({}),
+    encode: () => ({ Writer: protobuf.Writer, types, util }),
+    decode: () => ({ Reader: protobuf.Reader, types, util, C: type.ctor }),
+    verify: () => ({ types, util }),
+    fromObject: () => ({ types, util, C: type.ctor }),
+    toObject: () => ({ types, util }),
+  };
+  for (const role of ['ctor', ...LAZY_ROLES] as const) {
+    const fn = kept[role];
+    if (fn === undefined) {
+      if (role === 'ctor' && internals._ctor) continue;
+      throw new Error(`${type.fullName}: no kept ${role}`);
+    }
+    const missing = fn.k.find((key) => !SCOPE_NAMES[role].includes(key));
+    if (missing !== undefined) throw new Error(`${type.fullName}: the kept ${role} wants ${missing}`);
+  }
+  const compile = (role: Role): ((...args: unknown[]) => unknown) => {
+    const fn = kept[role]!;
+    const scope = scopes[role]();
+    return Function(...fn.k, fn.s)(...fn.k.map((key) => scope[key])) as never;
+  };
+  const slots = type as unknown as Record<Role, unknown>;
+  if (!internals._ctor) type.ctor = compile('ctor') as never;
+  for (const role of LAZY_ROLES) {
+    let compiled: ((...args: unknown[]) => unknown) | undefined;
+    const firstCall = function (this: unknown, ...args: unknown[]): unknown {
+      compiled ??= compile(role);
+      if (slots[role] === firstCall) slots[role] = compiled; // not when a wrapper (below) took its place
+      return compiled.apply(this, args);
+    };
+    slots[role] = firstCall;
+  }
   const wrapper = protobuf.wrappers[type.fullName];
   if (wrapper) {
     // As setup() does: the wrapper's fromObject/toObject around the generated ones, on a view of the type.

@@ -106,6 +106,17 @@ describe('kept codecs not used', () => {
     return { decoded: { id: decoded.id, pid: decoded.pid, status: decoded.status }, generated: codegen.mock.calls.length > 0 };
   };
 
+  it("compile each of a type's functions on its first call only", () => {
+    const type = loadProtoRoot('containerd', CONTAINERD_PROTO_FILES, dir).lookupType('containerd.task.v2.StateRequest').setup();
+    // Which of encode, decode, verify, fromObject, toObject are compiled (no longer the first-call stub).
+    const compiled = () => [type.encode, type.decode, type.verify, type.fromObject, type.toObject].map((f) => f.name !== 'firstCall');
+    expect(compiled()).toEqual([false, false, false, false, false]);
+    const bytes = type.encode(type.fromObject({ id: 'c1', exec_id: 'e1' })).finish();
+    expect(compiled()).toEqual([true, false, false, true, false]); // sending: fromObject and encode only
+    expect(type.toObject(type.decode(bytes))).toEqual({ id: 'c1', exec_id: 'e1' });
+    expect(compiled()).toEqual([true, true, false, true, true]);
+  });
+
   it('are used when nothing is wrong (the control for the cases below)', () => {
     expect(roundTrip()).toEqual({ decoded: { id: 'c1', pid: 42, status: 'RUNNING' }, generated: false });
   });
