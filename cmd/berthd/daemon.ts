@@ -4,7 +4,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { chmodSync, mkdirSync } from 'node:fs';
 import * as net from 'node:net';
-import { bridgeConnection } from '../../internal/h2/connection_bridge';
+import { routeConnection } from '../../internal/h2/connection_route';
 import { join } from 'node:path';
 import type { BerthConfig } from '../../internal/config/schema';
 import { unavailable, messageOf } from '../../internal/errdefs/errors';
@@ -50,16 +50,13 @@ export interface Daemon {
 type Undo = () => void | Promise<void>;
 
 /**
- * Serves grpc-js over the unix socket through an accept loop of our own, so each connection goes
- * through the :authority fix (internal/h2/connection_bridge.ts) that Go clients of the crictl 1.26
- * generation need. Resolves with the listener, to close at shutdown.
+ * Serves grpc-js over the unix socket through an accept loop of our own, so each connection that
+ * needs the :authority fix of Go clients of the crictl 1.26 generation goes through it
+ * (internal/h2/connection_route.ts). Resolves with the listener, to close at shutdown.
  */
 function bind(server: grpc.Server, path: string): Promise<net.Server> {
   const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
-  const listener = net.createServer({ allowHalfOpen: true }, (socket) => {
-    const bridged = bridgeConnection(socket);
-    if (bridged) injector.injectConnection(bridged);
-  });
+  const listener = net.createServer({ allowHalfOpen: true }, (socket) => routeConnection(socket, (routed) => injector.injectConnection(routed)));
   // The socket is created by bind(2) with the process umask: create it 0600 from the start
   // instead of leaving a window where others could connect. Only startup runs meanwhile.
   const previous = process.umask(0o177);

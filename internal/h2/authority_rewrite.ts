@@ -14,7 +14,9 @@ import hpack from 'hpack.js';
 export const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 const FRAME_HEADER = 9;
 const TYPE_HEADERS = 0x1;
+const TYPE_SETTINGS = 0x4;
 const TYPE_CONTINUATION = 0x9;
+const FLAG_ACK = 0x1;
 const FLAG_END_STREAM = 0x1;
 const FLAG_END_HEADERS = 0x4;
 const FLAG_PADDED = 0x8;
@@ -75,6 +77,13 @@ export function frame(type: number, flags: number, streamId: number, payload: Bu
  * an invalid one makes every later block re-encoded.
  */
 export class ClientStreamRewriter {
+  /**
+   * Drops the client's first SETTINGS acknowledgement: it acknowledges the SETTINGS frame
+   * connection_route.ts sent before the server was attached, which the server never sent. Until
+   * then every frame is looked at, even after a valid authority.
+   */
+  constructor(private dropSettingsAck = false) {}
+
   private buffered: Buffer = Buffer.alloc(0);
   private prefaceSeen = false;
   private readonly decoder = hpack.decompressor.create({ table: { size: HEADER_TABLE_SIZE } });
@@ -85,7 +94,7 @@ export class ClientStreamRewriter {
 
   /** Feeds bytes from the client; returns the bytes to hand to the server. */
   push(chunk: Buffer): Buffer[] {
-    if (this.passthrough) {
+    if (this.passthrough && !this.dropSettingsAck) {
       // Bytes of a frame that straddled the switch are still buffered: they go first.
       if (this.buffered.length === 0) return [chunk];
       const out = [this.buffered, chunk];
@@ -121,13 +130,17 @@ export class ClientStreamRewriter {
       const raw = this.buffered.subarray(0, FRAME_HEADER + length);
       this.buffered = this.buffered.subarray(FRAME_HEADER + length);
       const type = raw[3];
-      if (type === TYPE_HEADERS || (type === TYPE_CONTINUATION && this.pending)) {
+      if (this.dropSettingsAck && type === TYPE_SETTINGS && raw[4]! & FLAG_ACK && length === 0) {
+        this.dropSettingsAck = false;
+      } else if (this.passthrough) {
+        out.push(raw);
+      } else if (type === TYPE_HEADERS || (type === TYPE_CONTINUATION && this.pending)) {
         const rewritten = this.onHeaderFrame(raw);
         if (rewritten) out.push(rewritten);
       } else {
         out.push(raw);
       }
-      if (this.passthrough) {
+      if (this.passthrough && !this.dropSettingsAck) {
         if (this.buffered.length > 0) out.push(this.buffered);
         this.buffered = Buffer.alloc(0);
         break;

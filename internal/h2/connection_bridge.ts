@@ -14,10 +14,11 @@ import { ClientStreamRewriter } from './authority_rewrite';
  * Connects `client` (accepted with allowHalfOpen: true) to a new socket for the server. Client-to-server bytes go through the
  * authority rewrite; server-to-client bytes are copied as they are. Back-pressure holds in both
  * directions (a side that stops reading stops the other's reads), half-closes are passed on, and
- * an error or close of either side destroys both. Undefined (and `client` closed) when no
- * socketpair can be made.
+ * an error or close of either side destroys both. `initial`: what was already read from `client`
+ * (connection_route.ts), passed on first; `dropSettingsAck`: see ClientStreamRewriter. Undefined
+ * (and `client` closed) when no socketpair can be made.
  */
-export function bridgeConnection(client: Socket): Socket | undefined {
+export function bridgeConnection(client: Socket, initial?: Buffer, dropSettingsAck = false): Socket | undefined {
   // Our end passes half-closes on itself (below), as `client` must (accepted with allowHalfOpen);
   // the server's end behaves as a plain accepted socket.
   let ours: Socket;
@@ -29,7 +30,7 @@ export function bridgeConnection(client: Socket): Socket | undefined {
     client.destroy();
     return undefined;
   }
-  const rewriter = new ClientStreamRewriter();
+  const rewriter = new ClientStreamRewriter(dropSettingsAck);
   let closed = false;
   const closeBoth = () => {
     if (closed) return;
@@ -38,7 +39,8 @@ export function bridgeConnection(client: Socket): Socket | undefined {
     ours.destroy();
   };
 
-  client.on('data', (chunk: Buffer) => {
+  let backPressured = false;
+  const onClientData = (chunk: Buffer) => {
     let parts: Buffer[];
     try {
       parts = rewriter.push(chunk);
@@ -49,8 +51,10 @@ export function bridgeConnection(client: Socket): Socket | undefined {
     }
     let flowing = true;
     for (const part of parts) flowing = ours.write(part) && flowing;
+    backPressured = !flowing;
     if (!flowing) client.pause();
-  });
+  };
+  client.on('data', onClientData);
   ours.on('drain', () => client.resume());
   ours.on('data', (chunk: Buffer) => {
     if (!client.write(chunk)) ours.pause();
@@ -63,5 +67,7 @@ export function bridgeConnection(client: Socket): Socket | undefined {
     socket.on('error', closeBoth);
     socket.on('close', closeBoth);
   }
+  if (initial !== undefined && initial.length > 0) onClientData(initial);
+  if (!backPressured && !closed) client.resume(); // paused by whoever read `initial`
   return server;
 }

@@ -60,6 +60,7 @@ function runCalls(socket: string, authority: string, calls: Call[], timeoutMs = 
     let buffered = Buffer.alloc(0);
     let data: Buffer[] = [];
     let next = 0;
+    let started = false;
     let settled = false;
     const timer = timeoutMs > 0 ? setTimeout(() => fail(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs) : undefined;
     const fail = (err: Error) => {
@@ -110,7 +111,11 @@ function runCalls(socket: string, authority: string, calls: Call[], timeoutMs = 
         buffered = buffered.subarray(9 + length);
         if (type === SETTINGS && !(flags & ACK)) {
           conn.write(frame(SETTINGS, ACK, 0, Buffer.alloc(0)));
-          if (next === 0 && answers.length === 0) send();
+          // The first call goes once the server's preface came; a server may send more SETTINGS later.
+          if (!started) {
+            started = true;
+            send();
+          }
         } else if (type === HEADERS) {
           onHeaders(flags, payload);
         } else if (type === DATA) {

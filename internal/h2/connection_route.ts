@@ -1,0 +1,167 @@
+// Which way an accepted connection reaches grpc-js. Only clients that send the socket path as
+// :authority (Go clients of the crictl 1.26 / older kubelet generation) need the header rewrite of
+// connection_bridge.ts, and the bridge costs every call of every client two more socket hops and
+// a copy through JavaScript. So the first header block decides, as the rewriter itself would: a
+// client whose first request carries an acceptable authority (grpc-js, newer Go clients send
+// "localhost") is handed to grpc-js as the very socket it connected on, a native net.Socket with
+// the bytes read so far put back (Node's HTTP/2 session reads what a socket already buffered);
+// any other client goes through the bridge, as all did before.
+//
+// grpc-go waits for the server's connection preface (a SETTINGS frame) before its first request,
+// and no server is attached while this waits for that request. So when the client's first bytes
+// hold no request, this sends an empty SETTINGS frame itself (a legal server preface: the real
+// server's own SETTINGS follow, and a server may send SETTINGS at any time), and the client's
+// acknowledgement of it, the one frame the real server must not see, is dropped: here when it
+// comes before the first request (the client is then handed over directly), else by the bridge
+// whenever it comes (a client that never acknowledges is bridged, as it always was). A client that
+// pings (or sends anything but SETTINGS, WINDOW_UPDATE or PRIORITY) before its first request is
+// bridged at once, so the real server answers it.
+import type { Socket } from 'node:net';
+import hpack from 'hpack.js';
+import { bridgeConnection } from './connection_bridge';
+import { frame, isAcceptableAuthority, PREFACE } from './authority_rewrite';
+
+const FRAME_HEADER = 9;
+const TYPE_HEADERS = 0x1;
+const TYPE_PRIORITY = 0x2;
+const TYPE_SETTINGS = 0x4;
+const TYPE_WINDOW_UPDATE = 0x8;
+const TYPE_CONTINUATION = 0x9;
+const FLAG_ACK = 0x1;
+const FLAG_END_HEADERS = 0x4;
+const FLAG_PADDED = 0x8;
+const FLAG_PRIORITY = 0x20;
+/** The server preface sent before the real server is attached: SETTINGS with no parameters. */
+const EMPTY_SETTINGS = frame(TYPE_SETTINGS, 0, 0, Buffer.alloc(0));
+/** What a client may send before its first request is decided on (a header block of 16 KiB and change). */
+const MAX_UNDECIDED = 64 * 1024;
+
+type Verdict = 'direct' | 'bridge' | 'refuse';
+
+/** Where the bytes read so far stand: undecided, or decided with the bytes to pass on. */
+interface Reading {
+  verdict?: Verdict;
+  /** The client's bytes, without the acknowledgement of our SETTINGS if that was among them. */
+  forward: Buffer;
+  /** Our SETTINGS were sent and their acknowledgement is still to come (the bridge drops it). */
+  ackToCome: boolean;
+  /** A HEADERS frame has begun (the client did not wait for our preface). */
+  requestBegun: boolean;
+}
+
+/** The first header block's :authority, from its HEADERS and CONTINUATION payloads; undefined if it cannot be decoded. */
+function authorityOf(fragments: Buffer[]): string | undefined {
+  const decoder = hpack.decompressor.create({ table: { size: 4096 } });
+  decoder.write(Buffer.concat(fragments));
+  let failed = false;
+  decoder.execute((err) => (failed = err !== null && err !== undefined));
+  let authority: string | undefined;
+  for (let h = decoder.read(); h !== null; h = decoder.read()) if (h.name === ':authority') authority ??= h.value;
+  return failed ? undefined : authority;
+}
+
+/** The header block fragment of a HEADERS frame's payload (padding and priority removed); undefined if malformed. */
+function headersFragment(flags: number, payload: Buffer): Buffer | undefined {
+  let start = 0;
+  let end = payload.length;
+  if (flags & FLAG_PADDED) {
+    if (payload.length < 1) return undefined;
+    start = 1;
+    end -= payload[0]!;
+  }
+  if (flags & FLAG_PRIORITY) start += 5;
+  return start <= end ? payload.subarray(start, end) : undefined;
+}
+
+/**
+ * Reads the client's bytes so far: the preface, then whole frames until the first complete header
+ * block (and, when `settingsSent`, the acknowledgement of our SETTINGS) or something else decides.
+ */
+function read(bytes: Buffer, settingsSent: boolean): Reading {
+  const undecided = (requestBegun: boolean): Reading => ({ forward: bytes, ackToCome: settingsSent, requestBegun });
+  const refuse: Reading = { verdict: 'refuse', forward: bytes, ackToCome: false, requestBegun: false };
+  if (bytes.length < PREFACE.length) return PREFACE.subarray(0, bytes.length).equals(bytes) ? undecided(false) : refuse;
+  if (!bytes.subarray(0, PREFACE.length).equals(PREFACE)) return refuse;
+  let offset = PREFACE.length;
+  let ackAt: number | undefined;
+  let fragments: Buffer[] | undefined;
+  let authority: string | undefined | null = null; // null: no complete header block yet
+  let interrupted = false;
+  while (bytes.length - offset >= FRAME_HEADER) {
+    const length = bytes.readUIntBE(offset, 3);
+    const type = bytes[offset + 3]!;
+    const flags = bytes[offset + 4]!;
+    if (bytes.length - offset < FRAME_HEADER + length) return undecided(fragments !== undefined || type === TYPE_HEADERS);
+    const payload = bytes.subarray(offset + FRAME_HEADER, offset + FRAME_HEADER + length);
+    if (settingsSent && type === TYPE_SETTINGS && flags & FLAG_ACK && ackAt === undefined) {
+      // The first acknowledgement can only be of our SETTINGS: nothing else was sent yet.
+      if (length !== 0) return refuse;
+      ackAt = offset;
+    } else if (authority === null && fragments === undefined && type === TYPE_HEADERS) {
+      const fragment = headersFragment(flags, payload);
+      if (fragment === undefined) return refuse;
+      fragments = [fragment];
+      if (flags & FLAG_END_HEADERS) authority = authorityOf(fragments);
+    } else if (authority === null && fragments !== undefined) {
+      if (type !== TYPE_CONTINUATION) return refuse; // the server would end the connection (PROTOCOL_ERROR)
+      fragments.push(payload);
+      if (flags & FLAG_END_HEADERS) authority = authorityOf(fragments);
+    } else if (authority === null && !(type === TYPE_SETTINGS || type === TYPE_WINDOW_UPDATE || type === TYPE_PRIORITY)) {
+      interrupted = true; // a PING, say: it wants the real server now
+    }
+    offset += FRAME_HEADER + length;
+    if (authority === null && !interrupted) continue;
+    // Decided. Without the acknowledgement yet (if one is to come), only the bridge can still drop it.
+    const forward = ackAt === undefined ? bytes : withoutFrameAt(bytes, ackAt);
+    const ackToCome = settingsSent && ackAt === undefined;
+    const acceptable = !interrupted && authority !== null && authority !== undefined && isAcceptableAuthority(authority);
+    return { verdict: acceptable && !ackToCome ? 'direct' : 'bridge', forward, ackToCome, requestBegun: true };
+  }
+  return undecided(fragments !== undefined);
+}
+
+/** `bytes` without the (empty) SETTINGS acknowledgement frame at `at`. */
+function withoutFrameAt(bytes: Buffer, at: number): Buffer {
+  return Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + FRAME_HEADER)]);
+}
+
+/**
+ * Sends `client` (accepted with allowHalfOpen: true) to `inject` once its first request shows which
+ * way: itself, or the bridge's server end. A client that closes, errors, sends what is not HTTP/2
+ * with prior knowledge, or more than MAX_UNDECIDED bytes before deciding is closed here.
+ */
+export function routeConnection(client: Socket, inject: (socket: Socket) => void): void {
+  let buffered: Buffer = Buffer.alloc(0);
+  let settingsSent = false;
+  const close = () => client.destroy();
+  const onData = (chunk: Buffer) => {
+    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+    const reading = read(buffered, settingsSent);
+    if (reading.verdict === undefined && buffered.length <= MAX_UNDECIDED) {
+      // No request yet: the client may be waiting for a server preface.
+      if (!settingsSent && !reading.requestBegun && buffered.length >= PREFACE.length) {
+        settingsSent = true;
+        client.write(EMPTY_SETTINGS);
+      }
+      return;
+    }
+    client.off('data', onData);
+    client.off('error', close);
+    client.off('end', close);
+    client.pause();
+    if (reading.verdict === 'direct') {
+      // A plain accepted socket from here on, as grpc-js's own listener would have given it.
+      client.allowHalfOpen = false;
+      client.unshift(reading.forward);
+      inject(client);
+    } else if (reading.verdict === 'bridge') {
+      const server = bridgeConnection(client, reading.forward, reading.ackToCome);
+      if (server) inject(server);
+    } else {
+      close();
+    }
+  };
+  client.on('data', onData);
+  client.on('error', close);
+  client.on('end', close);
+}
