@@ -3,9 +3,10 @@
 // ~420 modules one by one was most of berthd's start-up (issue 16); one bundle is one read, and the
 // cache spares V8 the compile. Left out of the bundle: the native addons (better-sqlite3's, found
 // through its package.json in node_modules, and berth's own in build/Release, found through
-// repoRoot()) and the packages berthd only requires on first use, so their code is not read at every
-// start (they load from node_modules as before). Every bundled module's __dirname is the bundle's directory, so the
-// proto descriptors that internal/api/proto_root.ts reads beside its module are written there too.
+// repoRoot()) and the packages berthd only requires on first use, so their code is not read at
+// every start (they load from node_modules as before). Every bundled module's __dirname is the
+// bundle's directory, so the proto descriptors that internal/api/proto_root.ts reads beside its
+// module are written there too.
 import { build, type BuildOptions } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { routeConnection } from '../../../internal/h2/connection_route';
-import { PREFACE } from '../../../internal/h2/authority_rewrite';
+import { encodeLiteralBlock, frame, PREFACE } from '../../../internal/h2/authority_rewrite';
 
 interface Served {
   path: string;
@@ -121,14 +121,6 @@ describe('routeConnection', () => {
 
   it('answers a raw client that waits for the server preface but never acknowledges it (bridged)', async () => {
     const conn = net.connect(served.path);
-    const header = (type: number, flags: number, streamId: number, payload: Buffer) => {
-      const head = Buffer.alloc(9);
-      head.writeUIntBE(payload.length, 0, 3);
-      head[3] = type;
-      head[4] = flags;
-      head.writeUInt32BE(streamId, 5);
-      return Buffer.concat([head, payload]);
-    };
     let received = Buffer.alloc(0);
     const answered = new Promise<string>((resolve, reject) => {
       conn.on('error', reject);
@@ -137,14 +129,18 @@ describe('routeConnection', () => {
         received = Buffer.concat([received, chunk]);
         // The router's preface came: send a request (literal headers, no HPACK table), no ACK ever.
         if (first) {
-          const literal = (name: string, value: string) => Buffer.concat([Buffer.from([0, name.length]), Buffer.from(name), Buffer.from([value.length]), Buffer.from(value)]);
-          const block = Buffer.concat([literal(':method', 'GET'), literal(':scheme', 'http'), literal(':path', '/raw'), literal(':authority', 'localhost')]);
-          conn.write(header(1, 0x5, 1, block)); // HEADERS, END_STREAM | END_HEADERS
+          const block = encodeLiteralBlock([
+            { name: ':method', value: 'GET' },
+            { name: ':scheme', value: 'http' },
+            { name: ':path', value: '/raw' },
+            { name: ':authority', value: 'localhost' },
+          ]);
+          conn.write(frame(1, 0x5, 1, block)); // HEADERS, END_STREAM | END_HEADERS
         }
         if (received.includes('hello /raw')) resolve(received.toString('latin1'));
       });
     });
-    conn.write(Buffer.concat([PREFACE, header(4, 0, 0, Buffer.alloc(0))]));
+    conn.write(Buffer.concat([PREFACE, frame(4, 0, 0, Buffer.alloc(0))]));
     expect(await answered).toContain('hello /raw');
     conn.destroy();
     expect(served.routes).toHaveLength(1);
