@@ -49,25 +49,35 @@ export interface Daemon {
 
 type Undo = () => void | Promise<void>;
 
+/** The accept loop's listener, and the connections it has not yet handed to grpc-js. */
+interface Bound {
+  listener: net.Server;
+  /** Connected, no request yet (connection_route.ts): grpc-js does not know them, so stop() closes them. */
+  undecided: Set<net.Socket>;
+}
+
 /**
  * Serves grpc-js over the unix socket through an accept loop of our own, so each connection that
  * needs the :authority fix of Go clients of the crictl 1.26 generation goes through it
- * (internal/h2/connection_route.ts). Resolves with the listener, to close at shutdown.
+ * (internal/h2/connection_route.ts). Resolves once listening.
  */
-function bind(server: grpc.Server, path: string): Promise<net.Server> {
+function bind(server: grpc.Server, path: string): Promise<Bound> {
   const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
-  const listener = net.createServer({ allowHalfOpen: true }, (socket) => routeConnection(socket, (routed) => injector.injectConnection(routed)));
+  const undecided = new Set<net.Socket>();
+  const listener = net.createServer({ allowHalfOpen: true }, (socket) =>
+    routeConnection(socket, (routed) => injector.injectConnection(routed), undecided),
+  );
   // The socket is created by bind(2) with the process umask: create it 0600 from the start
   // instead of leaving a window where others could connect. Only startup runs meanwhile.
   const previous = process.umask(0o177);
-  return new Promise<net.Server>((resolve, reject) => {
+  return new Promise<Bound>((resolve, reject) => {
     listener.once('error', (err) => {
       process.umask(previous);
       reject(unavailable(`address ${path}: cannot listen: ${messageOf(err)}`, err));
     });
     listener.listen(path, () => {
       process.umask(previous);
-      resolve(listener);
+      resolve({ listener, undecided });
     });
   });
 }
@@ -91,7 +101,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
   const graceMs = opts.shutdownGraceMs ?? 10_000;
   const undo: Undo[] = [];
   let server: grpc.Server | undefined;
-  let listener: net.Server | undefined;
+  let bound: Bound | undefined;
   let db: MetadataDB | undefined;
   let inode: number | undefined;
 
@@ -161,9 +171,13 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
         server = undefined;
       });
 
-      const bound = await bind(grpcServer, config.address);
-      listener = bound;
-      undo.push(() => new Promise<void>((resolve) => bound.close(() => resolve())));
+      const served = await bind(grpcServer, config.address);
+      bound = served;
+      undo.push(() => {
+        for (const socket of served.undecided) socket.destroy();
+        // Resolves once every connection it accepted is closed.
+        return new Promise<void>((resolve) => served.listener.close(() => resolve()));
+      });
       chmodSync(config.address, 0o600);
       inode = socketInode(config.address);
       undo.push(() => removeSocketIfOurs(config.address, inode));
@@ -183,7 +197,9 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
 
   async function stop(): Promise<void> {
     if (server) {
-      listener?.close(); // stop accepting; the undo step below waits for the close
+      bound?.listener.close(); // stop accepting; the undo step below waits for the close
+      // Connections without a request yet would keep the listener open; nothing of theirs is lost.
+      for (const socket of bound?.undecided ?? []) socket.destroy();
       await shutdown(server, graceMs, logger);
     }
     // The server is already down: its own undo step (forceShutdown) is then a no-op.

@@ -128,9 +128,13 @@ function withoutFrameAt(bytes: Buffer, at: number): Buffer {
 /**
  * Sends `client` (accepted with allowHalfOpen: true) to `inject` once its first request shows which
  * way: itself, or the bridge's server end. A client that closes, errors, sends what is not HTTP/2
- * with prior knowledge, or more than MAX_UNDECIDED bytes before deciding is closed here.
+ * with prior knowledge, or more than MAX_UNDECIDED bytes before deciding is closed here. `undecided`
+ * holds `client` until then (whoever stops serving closes what is left in it).
  */
-export function routeConnection(client: Socket, inject: (socket: Socket) => void): void {
+export function routeConnection(client: Socket, inject: (socket: Socket) => void, undecided?: Set<Socket>): void {
+  undecided?.add(client);
+  const settled = () => undecided?.delete(client);
+  client.once('close', settled);
   let buffered: Buffer = Buffer.alloc(0);
   let settingsSent = false;
   const close = () => client.destroy();
@@ -148,6 +152,8 @@ export function routeConnection(client: Socket, inject: (socket: Socket) => void
     client.off('data', onData);
     client.off('error', close);
     client.off('end', close);
+    client.off('close', settled);
+    settled();
     client.pause();
     if (reading.verdict === 'direct') {
       // A plain accepted socket from here on, as grpc-js's own listener would have given it.

@@ -4,7 +4,7 @@
 import * as http2 from 'node:http2';
 import * as net from 'node:net';
 import { startBerthd, type RunningBerthd } from '../../harness/daemon';
-import { ClientStreamRewriter, encodeLiteralBlock, isAcceptableAuthority } from '../../../internal/h2/authority_rewrite';
+import { ClientStreamRewriter, encodeLiteralBlock, frame, isAcceptableAuthority, PREFACE } from '../../../internal/h2/authority_rewrite';
 
 function grpcFrame(message: Buffer): Buffer {
   const head = Buffer.alloc(5);
@@ -51,6 +51,23 @@ describe(':authority rewriting', () => {
     } finally {
       session.close();
     }
+  });
+});
+
+describe('stopping with a connection that has not sent a request yet', () => {
+  it('closes that connection and exits (SIGTERM), with exit status 0', async () => {
+    const berthd = await startBerthd({});
+    const conn = net.connect(berthd.socket);
+    const closed = new Promise<void>((resolve) => conn.once('close', () => resolve()));
+    conn.on('error', () => undefined);
+    // As grpc-go before its first call: preface and SETTINGS, then the server's preface acknowledged.
+    const preface = new Promise<void>((resolve) => conn.once('data', () => resolve()));
+    conn.write(Buffer.concat([PREFACE, frame(0x4, 0, 0, Buffer.alloc(0))]));
+    await preface;
+    conn.write(frame(0x4, 0x1, 0, Buffer.alloc(0)));
+    const status = await berthd.stop();
+    expect(status).toMatchObject({ code: 0 });
+    await closed;
   });
 });
 

@@ -17,6 +17,8 @@ interface Served {
   routes: { accepted: net.Socket; routed: net.Socket }[];
   /** What the server answered was asked of it, as :authority values. */
   authorities: string[];
+  /** Accepted connections without a request yet. */
+  undecided: Set<net.Socket>;
   close(): Promise<void>;
 }
 
@@ -30,13 +32,14 @@ async function serve(dir: string): Promise<Served> {
   });
   const routes: Served['routes'] = [];
   const sockets = new Set<net.Socket>();
+  const undecided = new Set<net.Socket>();
   const listener = net.createServer({ allowHalfOpen: true }, (accepted) => {
     sockets.add(accepted);
     routeConnection(accepted, (routed) => {
       routes.push({ accepted, routed });
       sockets.add(routed);
       h2.emit('connection', routed);
-    });
+    }, undecided);
   });
   const path = join(dir, 'route.sock');
   await new Promise<void>((resolve) => listener.listen(path, resolve));
@@ -44,6 +47,7 @@ async function serve(dir: string): Promise<Served> {
     path,
     routes,
     authorities,
+    undecided,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => listener.close(() => resolve()));
@@ -97,6 +101,14 @@ describe('routeConnection', () => {
     expect(served.routes).toHaveLength(1);
     expect(served.routes[0]!.routed).toBe(served.routes[0]!.accepted);
     expect(served.authorities).toEqual(Array(5).fill('localhost:80'));
+  });
+
+  it('keeps a connection in the undecided set until its first request', async () => {
+    const session = connect();
+    await new Promise<void>((resolve) => session.once('remoteSettings', () => resolve()));
+    expect(served.undecided.size).toBe(1);
+    expect(await get(session, '/first')).toBe('hello /first');
+    expect(served.undecided.size).toBe(0);
   });
 
   it('bridges a client that sends the socket path as authority: the server sees a valid one', async () => {
