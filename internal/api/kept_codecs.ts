@@ -144,16 +144,6 @@ interface SetupInternals {
 /** The roles setup() assigns besides the constructor, each compiled on its first call. */
 const LAZY_ROLES = ['encode', 'decode', 'verify', 'fromObject', 'toObject'] as const;
 
-/** The names in each role's scope, as setup() gives them (setupFromKept's `scopes`). */
-const SCOPE_NAMES: Record<Role, readonly string[]> = {
-  ctor: [],
-  encode: ['Writer', 'types', 'util'],
-  decode: ['Reader', 'types', 'util', 'C'],
-  verify: ['types', 'util'],
-  fromObject: ['types', 'util', 'C'],
-  toObject: ['types', 'util'],
-};
-
 /**
  * protobufjs's Type#setup() (8.x, type.js), with each generated function compiled from its kept
  * source instead of being generated: no generator runs at all. The constructor is compiled here;
@@ -171,12 +161,14 @@ function setupFromKept(type: protobuf.Type, kept: KeptType): protobuf.Type {
   }
   const types = type.fieldsArray.map((field) => field.resolve().resolvedType);
   const util = protobuf.util;
-  const scopes: Record<Role, () => Record<string, unknown>> = {
+  // Each role's scope, as setup() gives it. `ctor` is read only where the scope has it, and only
+  // when compiling: type.ctor read before the kept one is set would have protobufjs generate one.
+  const scopes: Record<Role, (ctor: () => unknown) => Record<string, unknown>> = {
     ctor: () => ({}),
     encode: () => ({ Writer: protobuf.Writer, types, util }),
-    decode: () => ({ Reader: protobuf.Reader, types, util, C: type.ctor }),
+    decode: (ctor) => ({ Reader: protobuf.Reader, types, util, C: ctor() }),
     verify: () => ({ types, util }),
-    fromObject: () => ({ types, util, C: type.ctor }),
+    fromObject: (ctor) => ({ types, util, C: ctor() }),
     toObject: () => ({ types, util }),
   };
   for (const role of ['ctor', ...LAZY_ROLES] as const) {
@@ -185,12 +177,13 @@ function setupFromKept(type: protobuf.Type, kept: KeptType): protobuf.Type {
       if (role === 'ctor' && internals._ctor) continue;
       throw new Error(`${type.fullName}: no kept ${role}`);
     }
-    const missing = fn.k.find((key) => !SCOPE_NAMES[role].includes(key));
+    const names = scopes[role](() => undefined);
+    const missing = fn.k.find((key) => !(key in names));
     if (missing !== undefined) throw new Error(`${type.fullName}: the kept ${role} wants ${missing}`);
   }
   const compile = (role: Role): ((...args: unknown[]) => unknown) => {
     const fn = kept[role]!;
-    const scope = scopes[role]();
+    const scope = scopes[role](() => type.ctor);
     return Function(...fn.k, fn.s)(...fn.k.map((key) => scope[key])) as never;
   };
   const slots = type as unknown as Record<Role, unknown>;

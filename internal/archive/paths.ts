@@ -27,16 +27,23 @@ export function cleanEntryName(name: string, what = 'layer entry'): string[] {
   if (name.startsWith('/')) throw invalidArgument(`${what} "${name}": absolute paths are not allowed`);
   if (name.includes('\0')) throw invalidArgument(`${what} "${name}": contains a NUL byte`);
   const parts: string[] = [];
-  for (const part of name.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (parts.length === 0) throw invalidArgument(`${what} "${name}": escapes the root with ".."`);
-      parts.pop();
-      continue;
-    }
-    parts.push(part);
-  }
+  if (!appendComponents(parts, name)) throw invalidArgument(`${what} "${name}": escapes the root with ".."`);
   return parts;
+}
+
+/**
+ * Appends `path`'s components to `parts` ("" and "." dropped, ".." removing the last one); false
+ * when a ".." found `parts` empty (it is then dropped: at the root, ".." is the root).
+ */
+function appendComponents(parts: string[], path: string): boolean {
+  let stayedInside = true;
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part !== '..') parts.push(part);
+    else if (parts.length > 0) parts.pop();
+    else stayedInside = false;
+  }
+  return stayedInside;
 }
 
 export interface ResolveOptions {
@@ -163,10 +170,6 @@ export class DirResolver {
  */
 function followed(real: readonly string[], target: string): string[] {
   const parts = target.startsWith('/') ? [] : [...real];
-  for (const part of target.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') parts.pop(); // at the root: stays there
-    else parts.push(part);
-  }
+  appendComponents(parts, target); // a ".." at the root stays there
   return parts;
 }

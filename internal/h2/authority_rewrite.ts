@@ -12,17 +12,20 @@ import hpack from 'hpack.js';
 
 /** The client connection preface of HTTP/2 with prior knowledge. */
 export const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
-const FRAME_HEADER = 9;
-const TYPE_HEADERS = 0x1;
-const TYPE_SETTINGS = 0x4;
-const TYPE_CONTINUATION = 0x9;
-const FLAG_ACK = 0x1;
+// Frame layout and the types and flags read here and in connection_route.ts (RFC 9113 section 6).
+export const FRAME_HEADER = 9;
+export const TYPE_HEADERS = 0x1;
+export const TYPE_PRIORITY = 0x2;
+export const TYPE_SETTINGS = 0x4;
+export const TYPE_WINDOW_UPDATE = 0x8;
+export const TYPE_CONTINUATION = 0x9;
+export const FLAG_ACK = 0x1;
 const FLAG_END_STREAM = 0x1;
-const FLAG_END_HEADERS = 0x4;
+export const FLAG_END_HEADERS = 0x4;
 const FLAG_PADDED = 0x8;
 const FLAG_PRIORITY = 0x20;
 // nghttp2's defaults, which grpc-js does not change: the table the client may use, the frame size we may send.
-const HEADER_TABLE_SIZE = 4096;
+export const HEADER_TABLE_SIZE = 4096;
 const MAX_FRAME_SIZE = 16384;
 // What one client may make us hold while a frame or header block is incomplete. nghttp2 refuses
 // frames over its SETTINGS_MAX_FRAME_SIZE (16 KiB here) anyway; header blocks it caps at 64 KiB.
@@ -59,6 +62,23 @@ export function encodeLiteralBlock(headers: readonly { name: string; value: stri
     parts.push(Buffer.from([h.neverIndex ? 0x10 : 0x00]), encodeString(h.name), encodeString(h.value));
   }
   return Buffer.concat(parts);
+}
+
+/**
+ * A HEADERS frame's payload as its priority bytes (when flagged) and its header block fragment,
+ * padding removed; undefined when the padding or priority fields do not fit in it.
+ */
+export function splitHeadersPayload(flags: number, payload: Buffer): { priority: Buffer; fragment: Buffer } | undefined {
+  let start = 0;
+  let end = payload.length;
+  if (flags & FLAG_PADDED) {
+    if (payload.length < 1) return undefined;
+    start = 1;
+    end -= payload[0]!;
+  }
+  const fragmentStart = flags & FLAG_PRIORITY ? start + 5 : start;
+  if (fragmentStart > end) return undefined;
+  return { priority: payload.subarray(start, fragmentStart), fragment: payload.subarray(fragmentStart, end) };
 }
 
 /** One HTTP/2 frame: the 9-byte header, then `payload`. */
@@ -153,18 +173,12 @@ export class ClientStreamRewriter {
     const type = raw[3];
     const flags = raw[4];
     const streamId = raw.readUInt32BE(5) & 0x7fffffff;
-    let payload = raw.subarray(FRAME_HEADER);
+    const payload = raw.subarray(FRAME_HEADER);
     if (type === TYPE_HEADERS) {
-      let priority = Buffer.alloc(0);
-      if (flags & FLAG_PADDED) {
-        const padLength = payload[0];
-        payload = payload.subarray(1, payload.length - padLength);
-      }
-      if (flags & FLAG_PRIORITY) {
-        priority = Buffer.from(payload.subarray(0, 5));
-        payload = payload.subarray(5);
-      }
-      this.pending = { streamId, flags, priority, fragments: [Buffer.from(payload)], raw: [Buffer.from(raw)], size: payload.length };
+      const parts = splitHeadersPayload(flags, payload);
+      if (parts === undefined) throw new Error('HEADERS frame whose padding or priority does not fit');
+      const { priority, fragment } = parts;
+      this.pending = { streamId, flags, priority: Buffer.from(priority), fragments: [Buffer.from(fragment)], raw: [Buffer.from(raw)], size: fragment.length };
     } else {
       this.pending!.fragments.push(Buffer.from(payload));
       this.pending!.raw.push(Buffer.from(raw));

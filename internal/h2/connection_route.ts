@@ -19,18 +19,22 @@
 import type { Socket } from 'node:net';
 import hpack from 'hpack.js';
 import { bridgeConnection } from './connection_bridge';
-import { frame, isAcceptableAuthority, PREFACE } from './authority_rewrite';
+import {
+  FLAG_ACK,
+  FLAG_END_HEADERS,
+  frame,
+  FRAME_HEADER,
+  HEADER_TABLE_SIZE,
+  isAcceptableAuthority,
+  PREFACE,
+  splitHeadersPayload,
+  TYPE_CONTINUATION,
+  TYPE_HEADERS,
+  TYPE_PRIORITY,
+  TYPE_SETTINGS,
+  TYPE_WINDOW_UPDATE,
+} from './authority_rewrite';
 
-const FRAME_HEADER = 9;
-const TYPE_HEADERS = 0x1;
-const TYPE_PRIORITY = 0x2;
-const TYPE_SETTINGS = 0x4;
-const TYPE_WINDOW_UPDATE = 0x8;
-const TYPE_CONTINUATION = 0x9;
-const FLAG_ACK = 0x1;
-const FLAG_END_HEADERS = 0x4;
-const FLAG_PADDED = 0x8;
-const FLAG_PRIORITY = 0x20;
 /** The server preface sent before the real server is attached: SETTINGS with no parameters. */
 const EMPTY_SETTINGS = frame(TYPE_SETTINGS, 0, 0, Buffer.alloc(0));
 /** What a client may send before its first request is decided on (a header block of 16 KiB and change). */
@@ -51,26 +55,13 @@ interface Reading {
 
 /** The first header block's :authority, from its HEADERS and CONTINUATION payloads; undefined if it cannot be decoded. */
 function authorityOf(fragments: Buffer[]): string | undefined {
-  const decoder = hpack.decompressor.create({ table: { size: 4096 } });
+  const decoder = hpack.decompressor.create({ table: { size: HEADER_TABLE_SIZE } });
   decoder.write(Buffer.concat(fragments));
   let failed = false;
   decoder.execute((err) => (failed = err !== null && err !== undefined));
   let authority: string | undefined;
   for (let h = decoder.read(); h !== null; h = decoder.read()) if (h.name === ':authority') authority ??= h.value;
   return failed ? undefined : authority;
-}
-
-/** The header block fragment of a HEADERS frame's payload (padding and priority removed); undefined if malformed. */
-function headersFragment(flags: number, payload: Buffer): Buffer | undefined {
-  let start = 0;
-  let end = payload.length;
-  if (flags & FLAG_PADDED) {
-    if (payload.length < 1) return undefined;
-    start = 1;
-    end -= payload[0]!;
-  }
-  if (flags & FLAG_PRIORITY) start += 5;
-  return start <= end ? payload.subarray(start, end) : undefined;
 }
 
 /**
@@ -98,7 +89,7 @@ function read(bytes: Buffer, settingsSent: boolean): Reading {
       if (length !== 0) return refuse;
       ackAt = offset;
     } else if (authority === null && fragments === undefined && type === TYPE_HEADERS) {
-      const fragment = headersFragment(flags, payload);
+      const fragment = splitHeadersPayload(flags, payload)?.fragment;
       if (fragment === undefined) return refuse;
       fragments = [fragment];
       if (flags & FLAG_END_HEADERS) authority = authorityOf(fragments);

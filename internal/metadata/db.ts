@@ -14,7 +14,7 @@ export type Sqlite = Database.Database;
  * which probes a dozen paths from the caller's stack, and which cannot work from berthd's bundle
  * (better-sqlite3's JavaScript is bundled, its addon stays in node_modules).
  */
-const SQLITE_ADDON = join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+const sqliteAddon = (): string => join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
 
 export class MetadataDB {
   readonly sqlite: Sqlite;
@@ -26,7 +26,7 @@ export class MetadataDB {
 
   static open(path: string, migrations: readonly Migration[] = MIGRATIONS): MetadataDB {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const sqlite = new Database(path, { nativeBinding: SQLITE_ADDON });
+    const sqlite = new Database(path, { nativeBinding: sqliteAddon() });
     try {
       sqlite.pragma('journal_mode = WAL');
       // FULL: each commit is on disk before the step after it (removing a snapshot dir, deleting
