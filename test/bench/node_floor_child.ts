@@ -1,6 +1,7 @@
 // The Node floor process (see node_floor.ts): loads the native addon and the packages named on its
 // command line, exactly as berthd loads them and nothing else, says "ready" on stdout and idles
-// until it is killed. argv: ADDON_PATH MODULE...
+// until it is killed; on SIGTERM it leaves as berthd does once its stop is done (process.exit(0)).
+// argv: ADDON_PATH MODULE...
 /* eslint-disable @typescript-eslint/no-require-imports */
 import './heap_flags_first';
 
@@ -15,5 +16,6 @@ for (const name of modules) {
   // better-sqlite3 maps its native library on the first open, which berthd has done.
   if (name === 'better-sqlite3') new (loaded as new (path: string) => unknown)(':memory:');
 }
+process.on('SIGTERM', () => process.exit(0));
 process.stdout.write('ready\n');
 setInterval(() => undefined, 1 << 30);

@@ -4,7 +4,7 @@
 // shown in the floor column of berthd's RSS rows and as berthd's RSS above it. The scale scenario
 // adds its 110-pod rows to this group.
 import { Aborted } from '../errors';
-import { nodeFloorMiB } from '../node_floor';
+import { nodeFloor } from '../node_floor';
 import { removePods, startPod, type PodRef } from '../pods';
 import type { Peer } from '../peers/peer';
 import { rssKiB } from '../procs';
@@ -71,7 +71,7 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
   }
   let floor: Cell;
   try {
-    floor = value(await nodeFloorMiB());
+    floor = value((await nodeFloor()).rssMiB);
   } catch (err) {
     floor = cellFromError(err);
     env.log(`memory: ${(err as Error).message}`);

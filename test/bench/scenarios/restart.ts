@@ -4,8 +4,8 @@
 // shows all 20 containers RUNNING (berthd serves only after its recovery; containerd's CRI may
 // serve earlier, so the listing is what makes the two comparable). `rounds` restarts of each kind,
 // peers alternating. Afterwards the pods must still work (ExecSync `true`), then they are removed.
-// The load floor (load_floor.ts: bin/berthd --help) goes beside berth's exec-to-serving rows, with
-// berthd's p50 above it.
+// The load floor (load_floor.ts: bin/berthd --help) goes beside berth's exec-to-serving rows, and
+// the Node floor's SIGTERM-to-gone (node_floor.ts) beside the stop row, each with berthd's p50 above it.
 import type { CriClient } from '../../harness/cri_client';
 import { Aborted } from '../errors';
 import { removePods, startPod, type PodRef } from '../pods';
@@ -13,12 +13,15 @@ import type { RestartSignal } from '../peers/daemon_process';
 import type { Peer } from '../peers/peer';
 import { isAlive, type ProcessRef } from '../procs';
 import { loadFloorMs } from '../load_floor';
+import { nodeFloor } from '../node_floor';
 import { value, type Cell, type Row } from '../report';
 import { p50, timed } from '../stats';
 import { alternating, PeerSeries, type Scenario, type ScenarioEnv } from './scenario';
 
 export const RESTART_PODS = 20;
 const SIGNALS: readonly RestartSignal[] = ['SIGTERM', 'SIGKILL'];
+/** Node floor processes stopped for the stop row's floor (a few ms each, so more than the memory row's 3). */
+const STOP_FLOOR_SAMPLES = 7;
 const RPC_DEADLINE_MS = 30_000;
 const deadline = () => ({ deadline: Date.now() + RPC_DEADLINE_MS });
 
@@ -112,13 +115,15 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
     // Pods out through CRI (the restarted daemons), newest first.
     for (const { peer, undo } of undos.reverse()) await undo().catch(failed(peer, 'removing pods'));
   }
-  const floor = env.peers.some((p) => p.name === 'berth') ? await measuredFloor(env) : undefined;
+  const berth = env.peers.some((p) => p.name === 'berth');
+  const floor = berth ? await measuredFloor(env) : undefined;
+  const stopFloor = berth ? await measuredStopFloor(env) : undefined;
   const max = (samples: number[]) => Math.max(...samples);
   const ready20 = `serving, ${RESTART_PODS} running`;
   return [
     ...servingRows(series, 'SIGTERM', ready20, floor),
     series.row('restart', `SIGTERM -> exec to ${ready20} (max)`, 'ms', 'SIGTERM serve', max),
-    series.row('restart', 'SIGTERM -> old process gone (p50)', 'ms', 'SIGTERM stop', p50),
+    ...withFloor(series.row('restart', 'SIGTERM -> old process gone (p50)', 'ms', 'SIGTERM stop', p50), stopFloor, 'SIGTERM -> old process gone above the Node floor (containerd: all)'),
     ...servingRows(series, 'SIGKILL', ready20, floor),
     series.row('restart', `SIGKILL -> exec to ${ready20} (max)`, 'ms', 'SIGKILL serve', max),
     series.row('restart', 'ExecSync true after restarts', 'ms', 'exec', p50),
@@ -135,13 +140,30 @@ async function measuredFloor(env: ScenarioEnv): Promise<number | undefined> {
   }
 }
 
+/**
+ * The Node floor's SIGTERM-to-gone time (node_floor.ts), or undefined (logged): Node's own exit and
+ * the kernel freeing a process of the floor's size, which berthd pays after its own stop.
+ */
+async function measuredStopFloor(env: ScenarioEnv): Promise<number | undefined> {
+  try {
+    return (await nodeFloor(STOP_FLOOR_SAMPLES)).stopMs;
+  } catch (err) {
+    env.log(`restart: no stop floor: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
+/** `row` with `floor` beside it, and a row of berthd's figure above that floor; `row` alone without a floor. */
+function withFloor(row: Row, floor: number | undefined, ownFigure: string): Row[] {
+  if (floor === undefined) return [row];
+  const own: Cell = 'value' in row.berth ? value(row.berth.value - floor) : row.berth;
+  return [{ ...row, floor }, { scenario: 'restart', figure: ownFigure, unit: 'ms', containerd: row.containerd, berth: own }];
+}
+
 /** A signal's exec-to-serving p50 with the load floor beside it, and berthd's p50 above that floor. */
 function servingRows(series: PeerSeries, signal: RestartSignal, ready: string, floor: number | undefined): Row[] {
   const median = series.row('restart', `${signal} -> exec to ${ready} (p50)`, 'ms', `${signal} serve`, p50);
-  if (floor === undefined) return [median];
-  const own: Cell = 'value' in median.berth ? value(median.berth.value - floor) : median.berth;
-  const figure = `${signal} -> exec to serving above the load floor (containerd: all)`;
-  return [{ ...median, floor }, { scenario: 'restart', figure, unit: 'ms', containerd: median.containerd, berth: own }];
+  return withFloor(median, floor, `${signal} -> exec to serving above the load floor (containerd: all)`);
 }
 
 export const restart: Scenario = { name: 'restart', run };
