@@ -120,10 +120,11 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
   const stopFloor = berth ? await measuredStopFloor(env) : undefined;
   const max = (samples: number[]) => Math.max(...samples);
   const ready20 = `serving, ${RESTART_PODS} running`;
+  const stop = series.row('restart', 'SIGTERM -> old process gone (p50)', 'ms', 'SIGTERM stop', p50);
   return [
     ...servingRows(series, 'SIGTERM', ready20, floor),
     series.row('restart', `SIGTERM -> exec to ${ready20} (max)`, 'ms', 'SIGTERM serve', max),
-    ...withFloor(series.row('restart', 'SIGTERM -> old process gone (p50)', 'ms', 'SIGTERM stop', p50), stopFloor, 'SIGTERM -> old process gone above the Node floor (containerd: all)'),
+    ...withFloor(stop, stopFloor, 'SIGTERM -> old process gone above the Node floor (containerd: all)'),
     ...servingRows(series, 'SIGKILL', ready20, floor),
     series.row('restart', `SIGKILL -> exec to ${ready20} (max)`, 'ms', 'SIGKILL serve', max),
     series.row('restart', 'ExecSync true after restarts', 'ms', 'exec', p50),
