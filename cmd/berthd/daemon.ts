@@ -82,6 +82,17 @@ function bind(server: grpc.Server, path: string): Promise<Bound> {
   });
 }
 
+/**
+ * Stops accepting and closes the connections that sent no request yet (nothing of theirs is lost;
+ * grpc-js does not know them, and they would hold the listener open). Resolves once every connection
+ * the listener accepted is closed; called again, it only waits for that.
+ */
+function stopAccepting({ listener, undecided }: Bound): Promise<void> {
+  const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+  for (const socket of undecided) socket.destroy();
+  return closed;
+}
+
 function shutdown(server: grpc.Server, graceMs: number, logger: Logger): Promise<void> {
   return new Promise((resolve) => {
     const force = setTimeout(() => {
@@ -173,11 +184,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
 
       const served = await bind(grpcServer, config.address);
       bound = served;
-      undo.push(() => {
-        for (const socket of served.undecided) socket.destroy();
-        // Resolves once every connection it accepted is closed.
-        return new Promise<void>((resolve) => served.listener.close(() => resolve()));
-      });
+      undo.push(() => stopAccepting(served));
       chmodSync(config.address, 0o600);
       inode = socketInode(config.address);
       undo.push(() => removeSocketIfOurs(config.address, inode));
@@ -197,9 +204,8 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
 
   async function stop(): Promise<void> {
     if (server) {
-      bound?.listener.close(); // stop accepting; the undo step below waits for the close
-      // Connections without a request yet would keep the listener open; nothing of theirs is lost.
-      for (const socket of bound?.undecided ?? []) socket.destroy();
+      // No new connections during the grace period; the undo step below waits for the close.
+      if (bound) void stopAccepting(bound);
       await shutdown(server, graceMs, logger);
     }
     // The server is already down: its own undo step (forceShutdown) is then a no-op.

@@ -127,7 +127,7 @@ export class ClientStreamRewriter {
       if (this.buffered.length < PREFACE.length) return out;
       if (!this.buffered.subarray(0, PREFACE.length).equals(PREFACE)) {
         // Not HTTP/2 with prior knowledge: let the server answer it.
-        this.passthrough = true;
+        this.passThroughUnparsed();
         out.push(this.buffered);
         this.buffered = Buffer.alloc(0);
         return out;
@@ -140,7 +140,7 @@ export class ClientStreamRewriter {
       const length = this.buffered.readUIntBE(0, 3);
       if (FRAME_HEADER + length > MAX_BUFFERED_FRAME && !this.rewriting) {
         // Larger than the server accepts: it answers that itself (FRAME_SIZE_ERROR); nothing to keep.
-        this.passthrough = true;
+        this.passThroughUnparsed();
         out.push(this.buffered);
         this.buffered = Buffer.alloc(0);
         break;
@@ -167,6 +167,16 @@ export class ClientStreamRewriter {
       }
     }
     return out;
+  }
+
+  /**
+   * From here on every byte goes to the server as it comes, unparsed. Frame boundaries are no longer
+   * followed, so an acknowledgement still to be dropped is not looked for either: a frame's payload
+   * could hold the same nine bytes, and the server ends such a connection anyway.
+   */
+  private passThroughUnparsed(): void {
+    this.passthrough = true;
+    this.dropSettingsAck = false;
   }
 
   private onHeaderFrame(raw: Buffer): Buffer | undefined {

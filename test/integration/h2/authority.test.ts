@@ -106,6 +106,24 @@ describe('ClientStreamRewriter', () => {
     expect(out).toEqual(input);
   });
 
+  it('drops the acknowledgement of the router\'s SETTINGS once, and nothing once frames can no longer be followed', () => {
+    const ack = frame(0x4, 0x1, 0, Buffer.alloc(0));
+    const request = frame(0x1, 0x4, 1, encodeLiteralBlock([{ name: ':authority', value: 'localhost' }]));
+    // Followed frame by frame: the first acknowledgement goes, the second (of the server's SETTINGS) stays.
+    const followed = new ClientStreamRewriter(true);
+    const kept = Buffer.concat([PREFACE, request, ack]);
+    expect(Buffer.concat([...followed.push(Buffer.concat([PREFACE, request, ack])), ...followed.push(ack)])).toEqual(kept);
+    // A frame larger than the server accepts ends the following (the server refuses it): bytes of its
+    // payload that look like an acknowledgement are payload, and pass.
+    const oversized = Buffer.alloc(9 + 20_000);
+    oversized.writeUIntBE(20_000, 0, 3);
+    ack.copy(oversized, 9 + 100);
+    const input = Buffer.concat([PREFACE, request, oversized]);
+    const cut = PREFACE.length + request.length + 9 + 100;
+    const unfollowed = new ClientStreamRewriter(true);
+    expect(Buffer.concat([...unfollowed.push(input.subarray(0, cut)), ...unfollowed.push(input.subarray(cut))])).toEqual(input);
+  });
+
   it('re-encodes a header block split over HEADERS and CONTINUATION', () => {
     const r = new ClientStreamRewriter();
     const block = encodeLiteralBlock([
