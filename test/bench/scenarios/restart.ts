@@ -62,10 +62,14 @@ async function startPeerPods(env: ScenarioEnv, peer: Peer, undos: PodsUndo[]): P
   return { peer, pods, containerIds, shims };
 }
 
-/** One restart, timed; then the shims that served before must still be the same processes. */
-async function restartOnce(series: PeerSeries, state: PeerPods, signal: RestartSignal): Promise<void> {
+/**
+ * One restart, timed; then the shims that served before must still be the same processes. Each
+ * restart's figures also go to the log (and the report's notes): the rows give only p50 and max.
+ */
+async function restartOnce(env: ScenarioEnv, series: PeerSeries, state: PeerPods, signal: RestartSignal): Promise<void> {
   const { peer } = state;
   const timing = await peer.restart(signal, allRunning(state.containerIds));
+  env.log(`restart: ${peer.name} ${signal}: old process gone after ${timing.stopMs.toFixed(1)} ms, serving after ${timing.serveMs.toFixed(0)} ms`);
   const lost = state.shims.filter((shim) => !isAlive(shim));
   if (lost.length > 0) throw new Error(`${signal} restart: shim pid(s) ${lost.map((s) => s.pid).join(', ')} did not survive`);
   series.add(peer.name, `${signal} serve`, timing.serveMs);
@@ -102,7 +106,7 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
         for (const state of alternating(ready, turn)) {
           if (env.ctx.aborted()) throw new Aborted();
           if (series.failed(state.peer.name)) continue;
-          await restartOnce(series, state, signal).catch(failed(state.peer, `${signal} restart ${round + 1}`));
+          await restartOnce(env, series, state, signal).catch(failed(state.peer, `${signal} restart ${round + 1}`));
         }
       }
       env.log(`restart: ${env.rounds} ${signal} restarts done`);
