@@ -65,7 +65,7 @@ function bind(server: grpc.Server, path: string): Promise<Bound> {
   const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
   const undecided = new Set<net.Socket>();
   const listener = net.createServer({ allowHalfOpen: true }, (socket) =>
-    routeConnection(socket, (routed) => injector.injectConnection(routed), undecided),
+    routeConnection(socket, (routed) => injector.injectConnection(routed), { undecided }),
   );
   // The socket is created by bind(2) with the process umask: create it 0600 from the start
   // instead of leaving a window where others could connect. Only startup runs meanwhile.

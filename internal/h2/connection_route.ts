@@ -39,6 +39,12 @@ import {
 const EMPTY_SETTINGS = frame(TYPE_SETTINGS, 0, 0, Buffer.alloc(0));
 /** What a client may send before its first request is decided on (a header block of 16 KiB and change). */
 const MAX_UNDECIDED = 64 * 1024;
+/**
+ * How long a client has to send the connection preface and its first frame: grpc-go's server
+ * (containerd's) gives 120 s for that handshake, then closes the connection. After it, as there, a
+ * connection may stay without a request for as long as the client likes.
+ */
+export const HANDSHAKE_TIMEOUT_MS = 120_000;
 
 type Verdict = 'direct' | 'bridge' | 'refuse';
 
@@ -111,26 +117,51 @@ function read(bytes: Buffer, settingsSent: boolean): Reading {
   return undecided(fragments !== undefined);
 }
 
+/** Whether `bytes` hold the client's preface and the whole frame after it (its SETTINGS, if it is a client at all). */
+function handshakeDone(bytes: Buffer): boolean {
+  const firstFrame = PREFACE.length;
+  if (bytes.length < firstFrame + FRAME_HEADER) return false;
+  return bytes.length >= firstFrame + FRAME_HEADER + bytes.readUIntBE(firstFrame, 3);
+}
+
 /** `bytes` without the (empty) SETTINGS acknowledgement frame at `at`. */
 function withoutFrameAt(bytes: Buffer, at: number): Buffer {
   return Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + FRAME_HEADER)]);
 }
 
+export interface RouteOptions {
+  /** Holds the connection until its way is decided (whoever stops serving closes what is left in it). */
+  undecided?: Set<Socket>;
+  /** HANDSHAKE_TIMEOUT_MS unless given. */
+  handshakeTimeoutMs?: number;
+}
+
 /**
  * Sends `client` (accepted with allowHalfOpen: true) to `inject` once its first request shows which
  * way: itself, or the bridge's server end. A client that closes, errors, sends what is not HTTP/2
- * with prior knowledge, or more than MAX_UNDECIDED bytes before deciding is closed here. `undecided`
- * holds `client` until then (whoever stops serving closes what is left in it).
+ * with prior knowledge, more than MAX_UNDECIDED bytes before deciding, or not even its preface and
+ * first frame within the handshake timeout is closed here.
  */
-export function routeConnection(client: Socket, inject: (socket: Socket) => void, undecided?: Set<Socket>): void {
+export function routeConnection(client: Socket, inject: (socket: Socket) => void, opts: RouteOptions = {}): void {
+  const { undecided } = opts;
   undecided?.add(client);
-  const settled = () => undecided?.delete(client);
+  let handshakeTimer: NodeJS.Timeout | undefined = setTimeout(() => client.destroy(), opts.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS);
+  handshakeTimer.unref();
+  const handshakeOver = () => {
+    clearTimeout(handshakeTimer);
+    handshakeTimer = undefined;
+  };
+  const settled = () => {
+    undecided?.delete(client);
+    handshakeOver();
+  };
   client.once('close', settled);
   let buffered: Buffer = Buffer.alloc(0);
   let settingsSent = false;
   const close = () => client.destroy();
   const onData = (chunk: Buffer) => {
     buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+    if (handshakeTimer !== undefined && handshakeDone(buffered)) handshakeOver();
     const reading = read(buffered, settingsSent);
     if (reading.verdict === undefined && buffered.length <= MAX_UNDECIDED) {
       // No request yet: the client may be waiting for a server preface.

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { routeConnection } from '../../../internal/h2/connection_route';
 import { encodeLiteralBlock, frame, PREFACE } from '../../../internal/h2/authority_rewrite';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 interface Served {
   path: string;
@@ -22,7 +23,7 @@ interface Served {
   close(): Promise<void>;
 }
 
-async function serve(dir: string): Promise<Served> {
+async function serve(dir: string, handshakeTimeoutMs?: number): Promise<Served> {
   const h2 = http2.createServer();
   const authorities: string[] = [];
   h2.on('stream', (stream, headers) => {
@@ -39,7 +40,7 @@ async function serve(dir: string): Promise<Served> {
       routes.push({ accepted, routed });
       sockets.add(routed);
       h2.emit('connection', routed);
-    }, undecided);
+    }, { undecided, handshakeTimeoutMs });
   });
   const path = join(dir, 'route.sock');
   await new Promise<void>((resolve) => listener.listen(path, resolve));
@@ -101,6 +102,32 @@ describe('routeConnection', () => {
     expect(served.routes).toHaveLength(1);
     expect(served.routes[0]!.routed).toBe(served.routes[0]!.accepted);
     expect(served.authorities).toEqual(Array(5).fill('localhost:80'));
+  });
+
+  describe('with a short handshake timeout', () => {
+    const TIMEOUT_MS = 150;
+    beforeEach(async () => {
+      await served.close();
+      served = await serve(dir, TIMEOUT_MS);
+    });
+
+    it('closes a connection that sends nothing, or only part of the preface, within it', async () => {
+      const silent = net.connect(served.path);
+      const partial = net.connect(served.path, () => partial.write(PREFACE.subarray(0, 10)));
+      await Promise.all([closedBy(silent), closedBy(partial)]);
+      // The server's own ends close (and leave the set) a turn or more after the clients see it.
+      while (served.undecided.size > 0) await sleep(5);
+      expect(served.routes).toHaveLength(0);
+    });
+
+    it('keeps a client that sent its preface and SETTINGS in time, without a request, past it', async () => {
+      const session = connect();
+      await new Promise<void>((resolve) => session.once('remoteSettings', () => resolve()));
+      await sleep(4 * TIMEOUT_MS);
+      expect(session.closed || session.destroyed).toBe(false);
+      expect(served.undecided.size).toBe(1);
+      expect(await get(session, '/late')).toBe('hello /late');
+    });
   });
 
   it('keeps a connection in the undecided set until its first request', async () => {
