@@ -203,14 +203,18 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
   }
 
   async function stop(): Promise<void> {
+    // Phases, logged with "berthd stopped": calls drained, then everything else undone.
+    const began = performance.now();
     if (server) {
       // No new connections during the grace period; the undo step below waits for the close.
       if (bound) void stopAccepting(bound);
       await shutdown(server, graceMs, logger);
     }
+    const drainMs = Math.round(performance.now() - began);
     // The server is already down: its own undo step (forceShutdown) is then a no-op.
     await unwind();
-    logger.info('berthd stopped', { address: config.address });
+    const undoMs = Math.round(performance.now() - began) - drainMs;
+    logger.info('berthd stopped', { address: config.address, drainMs, undoMs });
   }
 
   return { config, start, stop };

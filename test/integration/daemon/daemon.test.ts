@@ -153,7 +153,10 @@ describe('berthd lifecycle', () => {
       expect(await d.stop()).toEqual({ code: 0, signal: null });
       expect(existsSync(d.socket)).toBe(false);
       expect(existsSync(events)).toBe(false);
-      expect(d.stderr()).toContain('"msg":"berthd stopped"');
+      const line = d.stderr().split('\n').find((l) => l.includes('"msg":"berthd stopped"'));
+      expect(line).toBeDefined();
+      // Its phases: the calls drained, then the rest undone.
+      expect(JSON.parse(line!)).toMatchObject({ drainMs: expect.any(Number), undoMs: expect.any(Number) });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
