@@ -119,9 +119,11 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
     // Pods out through CRI (the restarted daemons), newest first.
     for (const { peer, undo } of undos.reverse()) await undo().catch(failed(peer, 'removing pods'));
   }
-  const berth = env.peers.some((p) => p.name === 'berth');
-  const floor = berth ? await measuredFloor(env) : undefined;
-  const stopFloor = berth ? await measuredStopFloor(env) : undefined;
+  const hasBerth = env.peers.some((p) => p.name === 'berth');
+  // bin/berthd --help (load_floor.ts); the Node floor's SIGTERM to gone (node_floor.ts): Node's own
+  // exit and the kernel freeing a process of the floor's size, which berthd pays after its own stop.
+  const floor = hasBerth ? await measured(env, 'load floor', loadFloorMs) : undefined;
+  const stopFloor = hasBerth ? await measured(env, 'stop floor', async () => (await nodeFloor(STOP_FLOOR_SAMPLES)).stopMs) : undefined;
   const max = (samples: number[]) => Math.max(...samples);
   const ready20 = `serving, ${RESTART_PODS} running`;
   const stop = series.row('restart', 'SIGTERM -> old process gone (p50)', 'ms', 'SIGTERM stop', p50);
@@ -135,25 +137,12 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
   ];
 }
 
-/** The load floor, or undefined (logged) when bin/berthd cannot give one. */
-async function measuredFloor(env: ScenarioEnv): Promise<number | undefined> {
+/** A floor's figure, or undefined (logged) when it cannot be had: the rows then go without it. */
+async function measured(env: ScenarioEnv, what: string, measure: () => Promise<number>): Promise<number | undefined> {
   try {
-    return await loadFloorMs();
+    return await measure();
   } catch (err) {
-    env.log(`restart: no load floor: ${err instanceof Error ? err.message : String(err)}`);
-    return undefined;
-  }
-}
-
-/**
- * The Node floor's SIGTERM-to-gone time (node_floor.ts), or undefined (logged): Node's own exit and
- * the kernel freeing a process of the floor's size, which berthd pays after its own stop.
- */
-async function measuredStopFloor(env: ScenarioEnv): Promise<number | undefined> {
-  try {
-    return (await nodeFloor(STOP_FLOOR_SAMPLES)).stopMs;
-  } catch (err) {
-    env.log(`restart: no stop floor: ${err instanceof Error ? err.message : String(err)}`);
+    env.log(`restart: no ${what}: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;
   }
 }
