@@ -1,6 +1,6 @@
 // The bench's options as a user sets them: the scale scenario's size from the environment (what
 // `BENCH_SCALE_PODS=10 make bench` passes, since make passes no flags) or a flag, which wins.
-import { DEFAULT_SCALE_PODS, DEFAULT_STEADY_SECONDS, parseBenchArgs, type BenchOptions } from './args';
+import { DEFAULT_RESTARTS, DEFAULT_SCALE_PODS, DEFAULT_STEADY_SECONDS, parseBenchArgs, type BenchOptions } from './args';
 
 const parse = (argv: string[], env: NodeJS.ProcessEnv = {}) => parseBenchArgs(argv, env) as BenchOptions;
 
@@ -21,6 +21,13 @@ describe('bench options', () => {
   it('lets --scale-pods and --steady-seconds win over the environment', () => {
     const opts = parse(['--scale-pods', '3', '--steady-seconds', '5'], { BENCH_SCALE_PODS: '10', BENCH_STEADY_SECONDS: '15' });
     expect([opts.scalePods, opts.steadySeconds]).toEqual([3, 5]);
+  });
+
+  it('restarts each kind DEFAULT_RESTARTS times unless --restarts says, apart from --rounds', () => {
+    expect(parse([]).restarts).toBe(DEFAULT_RESTARTS);
+    expect(parse(['--rounds', '1'])).toMatchObject({ rounds: 1, restarts: DEFAULT_RESTARTS });
+    expect(parse(['--restarts', '4'])).toMatchObject({ rounds: 3, restarts: 4 });
+    expect(() => parse(['--restarts', '0'])).toThrow(/--restarts/);
   });
 
   it('refuses a bad count, naming where it came from', () => {

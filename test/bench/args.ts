@@ -7,6 +7,8 @@ export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 export interface BenchOptions {
   iterations: number;
   rounds: number;
+  /** Restarts of each kind (SIGTERM, SIGKILL) in the restart scenario. */
+  restarts: number;
   only: ScenarioName[];
   jsonOnly: boolean;
   /** Pods of the scale scenario (the kubelet's maxPods by default). */
@@ -17,11 +19,14 @@ export interface BenchOptions {
 
 export const DEFAULT_SCALE_PODS = 110;
 export const DEFAULT_STEADY_SECONDS = 60;
+/** ~1 s each; a p50 of 3 restarts moved by a tenth between runs of the same build. */
+export const DEFAULT_RESTARTS = 9;
 
-export const USAGE = `usage: node dist/test/bench/main.js [--iterations N] [--rounds N] [--only S,...] [--scale-pods N] [--steady-seconds N] [--json-only]
+export const USAGE = `usage: node dist/test/bench/main.js [--iterations N] [--rounds N] [--restarts N] [--only S,...] [--scale-pods N] [--steady-seconds N] [--json-only]
 
   --iterations N       lifecycle, exec and floor iterations per peer (default 30)
-  --rounds N           rounds of the concurrency, import and pull scenarios, and restarts of each kind (default 3)
+  --rounds N           rounds of the concurrency, import and pull scenarios (default 3)
+  --restarts N         restarts of each kind (SIGTERM, SIGKILL) in the restart scenario (default ${DEFAULT_RESTARTS})
   --only S,...         run only these scenarios: ${SCENARIO_NAMES.join(', ')}
   --scale-pods N       pods of the scale scenario (default $BENCH_SCALE_PODS, else ${DEFAULT_SCALE_PODS})
   --steady-seconds N   the scale scenario's kubelet-polling window (default $BENCH_STEADY_SECONDS, else ${DEFAULT_STEADY_SECONDS})
@@ -42,6 +47,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     options: {
       iterations: { type: 'string' },
       rounds: { type: 'string' },
+      restarts: { type: 'string' },
       only: { type: 'string' },
       'scale-pods': { type: 'string' },
       'steady-seconds': { type: 'string' },
@@ -63,6 +69,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   return {
     iterations: positiveInt('--iterations', values.iterations, 30),
     rounds: positiveInt('--rounds', values.rounds, 3),
+    restarts: positiveInt('--restarts', values.restarts, DEFAULT_RESTARTS),
     only: only as ScenarioName[],
     jsonOnly: values['json-only'],
     scalePods: positiveInt('--scale-pods', values['scale-pods'], positiveInt('BENCH_SCALE_PODS', env.BENCH_SCALE_PODS, DEFAULT_SCALE_PODS)),

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GrpcFloor } from './grpc_floor';
-import { querySchedule, LIST_CALLS, QUERY_FIGURES, STATS_CALLS } from './scale_queries';
+import { querySchedule, LIST_CALLS, QUERY_FIGURES, STATS_CALLS, STATUS_PASSES } from './scale_queries';
 import type { KubeletPod } from './kubelet_pod';
 
 const isAlive = (pid: number): boolean => {
@@ -69,11 +69,11 @@ describe('GrpcFloor', () => {
 describe('querySchedule', () => {
   const pods: KubeletPod[] = [0, 1, 2].map((k) => ({ podId: `pod${k}`, uid: `uid${k}`, config: {}, containerIds: [`c${k}a`, `c${k}b`] }));
 
-  it('makes every figure its rounds: lists and ImageFsInfo LIST_CALLS, stats STATS_CALLS, a status per pod and container', () => {
+  it('makes every figure its rounds: lists and ImageFsInfo LIST_CALLS, stats STATS_CALLS, STATUS_PASSES statuses per pod and container', () => {
     const queries = querySchedule(pods);
     const count = (figure: string) => queries.filter((q) => q.figure === figure).length;
     for (const figure of QUERY_FIGURES) {
-      const want = figure.endsWith('Stats') ? STATS_CALLS : figure === 'PodSandboxStatus' ? 3 : figure === 'ContainerStatus' ? 6 : LIST_CALLS;
+      const want = figure.endsWith('Stats') ? STATS_CALLS : figure === 'PodSandboxStatus' ? 3 * STATUS_PASSES : figure === 'ContainerStatus' ? 6 * STATUS_PASSES : LIST_CALLS;
       expect([figure, count(figure)]).toEqual([figure, want]);
     }
   });

@@ -90,6 +90,7 @@ async function runScenarios(opts: BenchOptions, cleanup: CleanupStack, aborted: 
     ctx: { runId, netns, aborted },
     iterations: opts.iterations,
     rounds: opts.rounds,
+    restarts: opts.restarts,
     scalePods: opts.scalePods,
     steadySeconds: opts.steadySeconds,
     images,

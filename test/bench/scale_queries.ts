@@ -12,10 +12,13 @@ import type { BenchContext } from './pods';
 import { msSince } from './stats';
 
 /**
- * Rounds of the list calls and ImageFsInfo: enough that a p99 is not just the slowest of a few
- * (the status calls go once over every pod and container, 110 and 220 samples).
+ * Rounds of the list calls and ImageFsInfo. A p99 is then the 5th-slowest call: of 100 it was the
+ * 2nd-slowest, and the ratio of two runtimes' p99s moved between 0.8x and 2x from run to run of the
+ * same builds, on a 2-core machine whose slow calls overlapped no GC of either side.
  */
-export const LIST_CALLS = 100;
+export const LIST_CALLS = 500;
+/** Passes of the status calls over every pod and container (330 and 660 samples at 110 pods). */
+export const STATUS_PASSES = 3;
 /** Rounds of the stats calls, the first ones of the list rounds: containerd 1.6 takes ~8 s per ListPodSandboxStats at 110 pods. */
 export const STATS_CALLS = 20;
 
@@ -101,7 +104,7 @@ async function timed(cri: CriClient, query: Query, sink: QuerySink): Promise<voi
 /**
  * The calls, in the order they are made: LIST_CALLS rounds of the lists (a different pod's filters
  * each round), the stats calls in the first STATS_CALLS rounds and ImageFsInfo, then the status of
- * every pod and container.
+ * every pod and container, STATUS_PASSES times.
  */
 export function querySchedule(pods: readonly KubeletPod[]): Query[] {
   const podCount = pods.length;
@@ -136,9 +139,11 @@ export function querySchedule(pods: readonly KubeletPod[]): Query[] {
     }
     queries.push({ figure: 'ImageFsInfo', service: 'image', method: 'ImageFsInfo', request: {}, listed: 'image_filesystems', atLeast: 1 });
   }
-  for (const pod of pods) {
-    queries.push(runtime('PodSandboxStatus', 'PodSandboxStatus', { pod_sandbox_id: pod.podId }, 'status', 1));
-    for (const id of pod.containerIds) queries.push(runtime('ContainerStatus', 'ContainerStatus', { container_id: id }, 'status', 1));
+  for (let pass = 0; pass < STATUS_PASSES; pass++) {
+    for (const pod of pods) {
+      queries.push(runtime('PodSandboxStatus', 'PodSandboxStatus', { pod_sandbox_id: pod.podId }, 'status', 1));
+      for (const id of pod.containerIds) queries.push(runtime('ContainerStatus', 'ContainerStatus', { container_id: id }, 'status', 1));
+    }
   }
   return queries;
 }

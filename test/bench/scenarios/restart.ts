@@ -2,7 +2,7 @@
 // crash; containers and shims keep running) and start it again on the same root, state and
 // socket. Timed from the exec of the new process until it answers Version AND ListContainers
 // shows all 20 containers RUNNING (berthd serves only after its recovery; containerd's CRI may
-// serve earlier, so the listing is what makes the two comparable). `rounds` restarts of each kind,
+// serve earlier, so the listing is what makes the two comparable). `restarts` of each kind,
 // peers alternating. Afterwards the pods must still work (ExecSync `true`), then they are removed.
 // The load floor (load_floor.ts: bin/berthd --help) goes beside berth's exec-to-serving rows, and
 // the Node floor's SIGTERM-to-gone (node_floor.ts) beside the stop row, each with berthd's p50 above it.
@@ -102,14 +102,14 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
     }
     let turn = 0;
     for (const signal of SIGNALS) {
-      for (let round = 0; round < env.rounds; round++, turn++) {
+      for (let round = 0; round < env.restarts; round++, turn++) {
         for (const state of alternating(ready, turn)) {
           if (env.ctx.aborted()) throw new Aborted();
           if (series.failed(state.peer.name)) continue;
           await restartOnce(env, series, state, signal).catch(failed(state.peer, `${signal} restart ${round + 1}`));
         }
       }
-      env.log(`restart: ${env.rounds} ${signal} restarts done`);
+      env.log(`restart: ${env.restarts} ${signal} restarts done`);
     }
     for (const state of ready) {
       if (series.failed(state.peer.name)) continue;

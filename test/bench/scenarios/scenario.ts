@@ -15,6 +15,8 @@ export interface ScenarioEnv {
   ctx: BenchContext;
   iterations: number;
   rounds: number;
+  /** Restarts of each kind in the restart scenario. */
+  restarts: number;
   /** The scale scenario's pod count and steady-state window. */
   scalePods: number;
   steadySeconds: number;
