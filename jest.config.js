@@ -11,4 +11,6 @@ module.exports = {
   // Removes the empty /k8s.io cgroup parents this run created (test/harness/global_cgroups.ts).
   globalSetup: '<rootDir>/test/harness/global_setup.ts',
   globalTeardown: '<rootDir>/test/harness/global_teardown.ts',
+  // A full GC before each file keeps workers small enough to exit in time (see the file).
+  setupFilesAfterEnv: ['<rootDir>/test/harness/collect_between_files.ts'],
 };
