@@ -14,7 +14,7 @@ import { msSince } from './stats';
 /**
  * Rounds of the list calls and ImageFsInfo. A p99 is then the 5th-slowest call: of 100 it was the
  * 2nd-slowest, and the ratio of two runtimes' p99s moved between 0.8x and 2x from run to run of the
- * same builds, on a 2-core machine whose slow calls overlapped no GC of either side.
+ * same builds, on a 2-core machine where most slow calls overlapped no GC of either side.
  */
 export const LIST_CALLS = 500;
 /** Passes of the status calls over every pod and container (330 and 660 samples at 110 pods). */
