@@ -4,10 +4,11 @@
 // test never writes the shared dist/; bin/berthd is run itself, so its #! line is what starts Node.
 // What the bundle leaves out and loads on first use must still load: the WebSocket upgrade of the
 // streaming server (ws), /metrics (prom-client), CDI spec files (yaml); and everything the daemon
-// reads beside its modules (proto descriptors, package.json, the native addons).
+// reads beside its modules (proto descriptors, package.json, the native addons). Its #! line preloads
+// berth_prefault.so, which must not reach the processes berthd starts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleBerthd } from '../../../hack/bundle/bundle';
@@ -30,6 +31,8 @@ jest.setTimeout(300_000);
 
 // The Makefile's BERTHD_NODE_FLAGS: the cache is made for them, and bin/berthd runs with them.
 const NODE_FLAGS = ['--max-semi-space-size=1'];
+// The Makefile's PREFAULT_SO, which bin/berthd preloads.
+const PREFAULT_SO = join('build', 'Release', 'berth_prefault.so');
 const SLEEPER = ['sh', '-c', 'trap "exit 0" TERM; sleep 3600 & wait'];
 const CDI_SPEC = `cdiVersion: "0.5.0"
 kind: berth.test/null
@@ -49,7 +52,9 @@ async function buildTree(tree: string): Promise<{ bundleDir: string; launcher: s
   // What `make build` writes as bin/berthd.
   mkdirSync(join(tree, 'bin'));
   const launcher = join(tree, 'bin', 'berthd');
-  writeFileSync(launcher, berthdLauncher(NODE_FLAGS), { mode: 0o755 });
+  const { text, preloaded } = berthdLauncher(NODE_FLAGS, join(tree, PREFAULT_SO));
+  if (!preloaded) throw new Error(`${tree}: the preload does not fit in bin/berthd's #! line`);
+  writeFileSync(launcher, text, { mode: 0o755 });
   return { bundleDir, launcher };
 }
 
@@ -72,6 +77,21 @@ function v8Takes(cacheFile: string): string {
 
 /** The cache's header kept, every byte after it garbage V8 refuses. */
 const damageAll = (cache: Buffer): Buffer => Buffer.concat([cache.subarray(0, cache.indexOf(10) + 1), Buffer.alloc(cache.length, 0x5a)]);
+
+/** The PID of the runc shim serving the task `id` (its command line names the task). */
+function shimPid(id: string): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (argv[0]?.endsWith('containerd-shim-runc-v2') && argv[argv.indexOf('-id') + 1] === id) return Number(entry);
+  }
+  throw new Error(`no shim process for task ${id}`);
+}
 
 interface Daemon {
   child: ChildProcess;
@@ -287,6 +307,31 @@ describe('the berthd bundle', () => {
       await front?.close();
       await registry.stop();
     }
+  });
+
+  it("starts Node with the prefault preload, which the shims it starts do not get; the operator's LD_PRELOAD they do", async () => {
+    // The maps name the file by its real path (the tree's build/ is a link to the repository's).
+    const mapsPreload = () => readFileSync(`/proc/${daemon!.child.pid}/maps`, 'utf8').includes(realpathSync(join(tree, PREFAULT_SO)));
+    const shimEnvPreload = (podId: string) =>
+      readFileSync(`/proc/${shimPid(podId)}/environ`, 'utf8')
+        .split('\0')
+        .filter((v) => v.startsWith('LD_PRELOAD='));
+    expect(mapsPreload()).toBe(true);
+    const plain = await pods.runPod('bundle-preload');
+    expect(shimEnvPreload(plain.podId)).toEqual([]);
+    // ld.so cannot load this one and says so (in berthd's and the shim's stderr), then goes on.
+    const operators = '/nonexistent/berth-operator-preload.so';
+    await stopDaemon('SIGTERM');
+    await startDaemon({ ...process.env, LD_PRELOAD: operators });
+    expect(mapsPreload()).toBe(true);
+    const withOperators = await pods.runPod('bundle-preload-operator');
+    expect(shimEnvPreload(withOperators.podId)).toEqual([`LD_PRELOAD=${operators}`]);
+    for (const { podId } of [plain, withOperators]) {
+      await client!.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline());
+      await client!.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
+    }
+    await stopDaemon('SIGTERM');
+    await startDaemon();
   });
 
   it('maps its bundle, and a rebuild under a running berthd replaces the files by rename: the mapped old bundle stays whole', async () => {

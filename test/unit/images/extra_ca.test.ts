@@ -40,7 +40,7 @@ describe('the deferred NODE_EXTRA_CA_CERTS', () => {
   });
 
   it("bin/berthd's line drops it from Node's environment and hands it over, then runs node with the flags", () => {
-    const [shebang] = berthdLauncher(['--max-semi-space-size=1']).split('\n');
+    const [shebang] = berthdLauncher(['--max-semi-space-size=1']).text.split('\n');
     expect(shebang).toBe(
       `#!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS ${DEFERRED_EXTRA_CA_ENV}=\${NODE_EXTRA_CA_CERTS} node --max-semi-space-size=1`,
     );

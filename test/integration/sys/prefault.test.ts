@@ -1,0 +1,76 @@
+// berth_prefault.so (internal/sys/preload/prefault.c), the library bin/berthd preloads into Node:
+// a read-write mprotect of up to 1 MiB (V8 committing a heap page) comes back populated, malloc's
+// heap starts 4 MiB larger and populated, and the library takes itself out of LD_PRELOAD so that
+// what the process starts does not get it. Checked in Debian's python3 (not a PATH shim, whose shell
+// would take the library out before python runs) and coreutils.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../../internal/repo_root';
+
+const PRELOAD = join(repoRoot(), 'build', 'Release', 'berth_prefault.so');
+const MIB = 1 << 20;
+
+// Resident pages (mincore) of a region mapped PROT_NONE, then made read-write, never touched.
+const RESIDENT_AFTER_MPROTECT = `
+import ctypes, json, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p]
+PAGE = 4096
+def resident(size):
+    addr = libc.mmap(None, size, 0, 0x22 | 0x4000, -1, 0)  # PROT_NONE; MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE
+    assert libc.mprotect(addr, size, 3) == 0  # PROT_READ|PROT_WRITE
+    vec = ctypes.create_string_buffer(size // PAGE)
+    assert libc.mincore(addr, size, vec) == 0
+    return sum(b & 1 for b in vec.raw)
+print(json.dumps([resident(int(s)) for s in sys.argv[1:]]))
+`;
+
+function run(cmd: string, args: string[], preload: string | undefined): string {
+  const env = { ...process.env };
+  delete env.LD_PRELOAD;
+  if (preload !== undefined) env.LD_PRELOAD = preload;
+  const res = spawnSync(cmd, args, { env, encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`${cmd} exited ${res.status}: ${res.stderr}`);
+  return res.stdout;
+}
+
+/** Bytes of malloc's heap ([heap] in the process's own maps) as a process starts. */
+function heapBytes(preload: string | undefined): number {
+  const line = run('/usr/bin/cat', ['/proc/self/maps'], preload)
+    .split('\n')
+    .find((l) => l.endsWith('[heap]'));
+  if (line === undefined) return 0;
+  const [from, to] = line.split(' ')[0]!.split('-').map((h) => parseInt(h, 16));
+  return to! - from!;
+}
+
+describe('the start-up prefault preload', () => {
+  beforeAll(() => {
+    if (!existsSync(PRELOAD)) throw new Error(`${PRELOAD} missing: make build makes it`);
+  });
+
+  it('populates a region of up to 1 MiB when it is made read-write, and leaves 8 MiB ones (thread stacks) to fault', () => {
+    const sizes = [256 * 1024, MIB, 8 * MIB];
+    const without = JSON.parse(run('/usr/bin/python3', ['-c', RESIDENT_AFTER_MPROTECT, ...sizes.map(String)], undefined)) as number[];
+    const withPreload = JSON.parse(run('/usr/bin/python3', ['-c', RESIDENT_AFTER_MPROTECT, ...sizes.map(String)], PRELOAD)) as number[];
+    expect(without).toEqual([0, 0, 0]);
+    expect(withPreload).toEqual([64, 256, 0]);
+  });
+
+  it("starts malloc's heap 4 MiB larger", () => {
+    expect(heapBytes(undefined)).toBeLessThan(4 * MIB);
+    expect(heapBytes(PRELOAD)).toBeGreaterThanOrEqual(4 * MIB);
+  });
+
+  it('takes itself out of LD_PRELOAD and keeps the rest of the list for what the process starts', () => {
+    const preloadOf = (out: string) => out.split('\n').filter((l) => l.startsWith('LD_PRELOAD='));
+    expect(preloadOf(run('/usr/bin/env', [], PRELOAD))).toEqual([]);
+    expect(preloadOf(run('/usr/bin/env', [], `${PRELOAD}:`))).toEqual([]);
+    // ld.so warns that it cannot load the second one, and goes on.
+    expect(preloadOf(run('/usr/bin/env', [], `${PRELOAD}:/nonexistent/berth-other.so`))).toEqual(['LD_PRELOAD=/nonexistent/berth-other.so']);
+  });
+});
