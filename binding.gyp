@@ -10,7 +10,8 @@
         "internal/sys/src/sock.c",
         "internal/sys/src/fsat.c",
         "internal/sys/src/notify.c",
-        "internal/sys/src/map.c"
+        "internal/sys/src/map.c",
+        "internal/sys/src/prefault.c"
       ],
       "cflags": ["-Wall", "-Wextra", "-O2", "-D_GNU_SOURCE"]
     }

@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { replaceFileSync } from '../../internal/fs/replace_file';
 import { mapFileBuffer, mapFileLatin1 } from '../../internal/sys/map';
+import { endStartupPrefault } from '../../internal/sys/prefault';
 import { heapSizeFlagsToDefaults } from './heap_flags';
 import { onServing } from './serving_hook';
 
@@ -121,7 +122,11 @@ export function startBerthd(): void {
   const bundle = join(__dirname, BUNDLE_FILE);
   const loaded = loadBundle(bundle, true);
   const { id, script } = loaded;
-  if (id !== undefined) onServing(() => keepWarm(bundle, id, script));
+  onServing(() => {
+    // bin/berthd's page-fault preload helped start-up; serving, berthd faults memory in as it uses it.
+    endStartupPrefault();
+    if (id !== undefined) keepWarm(bundle, id, script);
+  });
   loaded.run();
 }
 

@@ -6,6 +6,8 @@
 //  - malloc's heap is grown by 4 MiB and populated before Node starts; malloc keeps up to 8 MiB free
 //    at its top and takes blocks below 4 MiB from the heap, not from fresh mmaps (glibc's dynamic
 //    thresholds grow to the same order of size, up to 32 MiB, on their own).
+// Both are for start-up: once berthd serves it calls berth_prefault_end() (through its addon), and
+// from then on regions fault as they are used and malloc_trim gives back what the heap does not hold.
 // Populating fails harmlessly where the kernel lacks it (before Linux 5.14). The library takes its
 // own entry out of LD_PRELOAD as it loads, so the processes berthd starts (shims, runc, CNI plugins)
 // do not get it; whatever else the list held stays.
@@ -27,10 +29,12 @@
 #define POPULATE_MAX (1UL << 20)
 #define HEAP_PREFAULT (4UL << 20)
 
+static volatile int ended;
+
 // mprotect as the system call itself: it may be called before this library's constructor ran.
 int mprotect(void *addr, size_t len, int prot) {
   long r = syscall(SYS_mprotect, addr, len, prot);
-  if (r == 0 && prot == (PROT_READ | PROT_WRITE) && len <= POPULATE_MAX) {
+  if (r == 0 && !ended && prot == (PROT_READ | PROT_WRITE) && len <= POPULATE_MAX) {
     int saved = errno;
     madvise(addr, len, MADV_POPULATE_WRITE);
     errno = saved;
@@ -75,4 +79,10 @@ static void prefault_heap(void) {
 __attribute__((constructor)) static void berth_prefault_init(void) {
   drop_own_preload();
   prefault_heap();
+}
+
+/** Start-up is over: stop populating, and return the heap's unused pages to the system. */
+void berth_prefault_end(void) {
+  ended = 1;
+  malloc_trim(0);
 }

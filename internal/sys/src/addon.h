@@ -21,4 +21,6 @@ napi_status berth_register_fsat(napi_env env, napi_value exports);
 napi_status berth_register_notify(napi_env env, napi_value exports);
 /* map.c registers mapLatin1/mapBuffer: files mapped read-only, for berthd's start-up. */
 napi_status berth_register_map(napi_env env, napi_value exports);
+/* prefault.c registers prefaultEnd: start-up is over, for bin/berthd's preload. */
+napi_status berth_register_prefault(napi_env env, napi_value exports);
 #endif

@@ -1,8 +1,9 @@
 // berth_prefault.so (internal/sys/preload/prefault.c), the library bin/berthd preloads into Node:
-// a read-write mprotect of up to 1 MiB (V8 committing a heap page) comes back populated, malloc's
-// heap starts 4 MiB larger and populated, and the library takes itself out of LD_PRELOAD so that
-// what the process starts does not get it. Checked in Debian's python3 (not a PATH shim, whose shell
-// would take the library out before python runs) and coreutils.
+// a read-write mprotect of up to 1 MiB (V8 committing a heap page) comes back populated until the
+// end of start-up, malloc's heap starts 4 MiB larger and populated, and the library takes itself out
+// of LD_PRELOAD so that what the process starts does not get it. Checked in Debian's python3 (not a
+// PATH shim, whose shell would take the library out before python runs), coreutils, and Node with
+// berth's addon, which tells the library start-up is over.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +27,9 @@ def resident(size):
     vec = ctypes.create_string_buffer(size // PAGE)
     assert libc.mincore(addr, size, vec) == 0
     return sum(b & 1 for b in vec.raw)
-print(json.dumps([resident(int(s)) for s in sys.argv[1:]]))
+before = [resident(int(s)) for s in sys.argv[1:]]
+libc.berth_prefault_end()  # what berthd calls once serving (through its addon)
+print(json.dumps({'before': before, 'after': [resident(int(s)) for s in sys.argv[1:]]}))
 `;
 
 function run(cmd: string, args: string[], preload: string | undefined): string {
@@ -53,12 +56,20 @@ describe('the start-up prefault preload', () => {
     if (!existsSync(PRELOAD)) throw new Error(`${PRELOAD} missing: make build makes it`);
   });
 
-  it('populates a region of up to 1 MiB when it is made read-write, and leaves 8 MiB ones (thread stacks) to fault', () => {
+  it('populates a region of up to 1 MiB when it is made read-write, leaves 8 MiB ones (thread stacks) to fault, and stops at the end of start-up', () => {
     const sizes = [256 * 1024, MIB, 8 * MIB];
-    const without = JSON.parse(run('/usr/bin/python3', ['-c', RESIDENT_AFTER_MPROTECT, ...sizes.map(String)], undefined)) as number[];
-    const withPreload = JSON.parse(run('/usr/bin/python3', ['-c', RESIDENT_AFTER_MPROTECT, ...sizes.map(String)], PRELOAD)) as number[];
-    expect(without).toEqual([0, 0, 0]);
-    expect(withPreload).toEqual([64, 256, 0]);
+    const withPreload = JSON.parse(run('/usr/bin/python3', ['-c', RESIDENT_AFTER_MPROTECT, ...sizes.map(String)], PRELOAD));
+    expect(withPreload).toEqual({ before: [64, 256, 0], after: [0, 0, 0] });
+    // Without it nothing is populated, and the end of start-up is not there to call.
+    const without = run('/usr/bin/python3', ['-c', RESIDENT_AFTER_MPROTECT.replace('libc.berth_prefault_end()', 'pass'), ...sizes.map(String)], undefined);
+    expect(JSON.parse(without)).toEqual({ before: [0, 0, 0], after: [0, 0, 0] });
+  });
+
+  it("berth's addon tells the preload that start-up is over, and knows when there is none", () => {
+    const addon = join(repoRoot(), 'dist', 'internal', 'sys', 'prefault.js');
+    const script = `process.stdout.write(String(require(${JSON.stringify(addon)}).endStartupPrefault()))`;
+    expect(run(process.execPath, ['-e', script], PRELOAD)).toBe('true');
+    expect(run(process.execPath, ['-e', script], undefined)).toBe('false');
   });
 
   it("starts malloc's heap 4 MiB larger", () => {
