@@ -5,7 +5,7 @@
 //    mprotect, the region is populated at once instead of fault by fault as it is first written;
 //  - malloc's heap is grown by 4 MiB, populated, before Node starts, and left as free chunks that
 //    start-up's allocations then take (malloc's own settings, its dynamic thresholds, are untouched:
-//    fixed ones kept up to 8 MiB more resident after a busy hour, and calls were no faster).
+//    fixed ones kept ~7 MiB more resident after the bench's busy scenarios, and calls were no faster).
 // Both are for start-up: once berthd serves it calls berth_prefault_end() (through its addon), and
 // from then on regions fault as they are used and malloc_trim gives back what the heap does not hold.
 // Populating fails harmlessly where the kernel lacks it (before Linux 5.14). The library takes its
