@@ -39,8 +39,7 @@ if (require.main === module) {
     process.stderr.write('usage: launcher.js FILE [--preload SO] [NODE_FLAG...]\n');
     process.exit(2);
   }
-  const preload = rest[0] === '--preload' ? rest[1] : undefined;
-  const flags = rest[0] === '--preload' ? rest.slice(2) : rest;
+  const [preload, flags] = rest[0] === '--preload' ? [rest[1], rest.slice(2)] : [undefined, rest];
   const { text, preloaded } = berthdLauncher(flags, preload);
   if (preload !== undefined && !preloaded) {
     process.stderr.write(`launcher: ${file} starts Node without ${preload}: its path does not fit in a #! line\n`);

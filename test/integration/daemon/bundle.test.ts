@@ -8,7 +8,7 @@
 // berth_prefault.so, which must not reach the processes berthd starts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleBerthd } from '../../../hack/bundle/bundle';
@@ -26,6 +26,7 @@ import { DEFERRED_EXTRA_CA_ENV } from '../../../internal/images/pull/extra_ca';
 import { streamExec } from '../../harness/streaming_client';
 import { metricsAddress, scrape } from '../metrics/exposition';
 import { scrubHost } from '../recovery/host_state';
+import { shimPidsOf } from '../cri_containers/env';
 
 jest.setTimeout(300_000);
 
@@ -77,21 +78,6 @@ function v8Takes(cacheFile: string): string {
 
 /** The cache's header kept, every byte after it garbage V8 refuses. */
 const damageAll = (cache: Buffer): Buffer => Buffer.concat([cache.subarray(0, cache.indexOf(10) + 1), Buffer.alloc(cache.length, 0x5a)]);
-
-/** The PID of the runc shim serving the task `id` (its command line names the task). */
-function shimPid(id: string): number {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let argv: string[];
-    try {
-      argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-    } catch {
-      continue; // gone meanwhile
-    }
-    if (argv[0]?.endsWith('containerd-shim-runc-v2') && argv[argv.indexOf('-id') + 1] === id) return Number(entry);
-  }
-  throw new Error(`no shim process for task ${id}`);
-}
 
 interface Daemon {
   child: ChildProcess;
@@ -312,20 +298,27 @@ describe('the berthd bundle', () => {
   it("starts Node with the prefault preload, which the shims it starts do not get; the operator's LD_PRELOAD they do", async () => {
     // The maps name the file by its real path (the tree's build/ is a link to the repository's).
     const mapsPreload = () => readFileSync(`/proc/${daemon!.child.pid}/maps`, 'utf8').includes(realpathSync(join(tree, PREFAULT_SO)));
-    const shimEnvPreload = (podId: string) =>
-      readFileSync(`/proc/${shimPid(podId)}/environ`, 'utf8')
+    /** Runs a pod; the LD_PRELOAD entries its shim (the one shim that appeared) started with. */
+    const runPodShimPreload = async (name: string) => {
+      const before = new Set(shimPidsOf(socket));
+      const pod = await pods.runPod(name);
+      const started = shimPidsOf(socket).filter((pid) => !before.has(pid));
+      expect(started).toHaveLength(1);
+      const preload = readFileSync(`/proc/${started[0]}/environ`, 'utf8')
         .split('\0')
         .filter((v) => v.startsWith('LD_PRELOAD='));
+      return { podId: pod.podId, preload };
+    };
     expect(mapsPreload()).toBe(true);
-    const plain = await pods.runPod('bundle-preload');
-    expect(shimEnvPreload(plain.podId)).toEqual([]);
+    const plain = await runPodShimPreload('bundle-preload');
+    expect(plain.preload).toEqual([]);
     // ld.so cannot load this one and says so (in berthd's and the shim's stderr), then goes on.
     const operators = '/nonexistent/berth-operator-preload.so';
     await stopDaemon('SIGTERM');
     await startDaemon({ ...process.env, LD_PRELOAD: operators });
     expect(mapsPreload()).toBe(true);
-    const withOperators = await pods.runPod('bundle-preload-operator');
-    expect(shimEnvPreload(withOperators.podId)).toEqual([`LD_PRELOAD=${operators}`]);
+    const withOperators = await runPodShimPreload('bundle-preload-operator');
+    expect(withOperators.preload).toEqual([`LD_PRELOAD=${operators}`]);
     for (const { podId } of [plain, withOperators]) {
       await client!.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline());
       await client!.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
