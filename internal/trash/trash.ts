@@ -1,7 +1,9 @@
 // Deferred deletion, as containerd leaves directory removal to its GC: a directory is renamed into
 // the trash at once (one rename on the same filesystem, so whatever owned the name is free and no
 // half-deleted tree is ever visible at it), then deleted in the background. A crash in between
-// leaves it in the trash, which the next start empties.
+// leaves it in the trash, which the next start empties. The deletion starts a moment later
+// (DELETE_AFTER_MS), so its many small file system calls, each a turn of the event loop, come after
+// the answer to the call that discarded the tree instead of between its parts.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -9,8 +11,17 @@ import { basename, join } from 'node:path';
 import { messageOf } from '../errdefs/errors';
 import type { Logger } from '../log/logger';
 
+/** How long a discarded tree waits in the trash before its deletion starts. */
+export const DELETE_AFTER_MS = 50;
+
+interface PendingDeletion {
+  done: Promise<void>;
+  /** Starts the deletion now instead of after the delay. */
+  startNow(): void;
+}
+
 export class Trash {
-  private readonly pending = new Set<Promise<void>>();
+  private readonly pending = new Set<PendingDeletion>();
 
   constructor(
     /** Must be on the same filesystem as what is discarded into it. */
@@ -28,15 +39,25 @@ export class Trash {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw err;
     }
-    const done: Promise<void> = rm(target, { recursive: true, force: true })
-      .catch((err: unknown) => this.logger.warn('deleting from the trash failed', { path: target, error: messageOf(err) }))
-      .finally(() => this.pending.delete(done));
-    this.pending.add(done);
+    let startNow!: () => void;
+    const started = new Promise<void>((resolve) => (startNow = resolve));
+    // Unref'd: a process with nothing else to do ends; the tree stays in the trash for the next start.
+    setTimeout(startNow, DELETE_AFTER_MS).unref();
+    const entry: PendingDeletion = {
+      startNow,
+      done: started
+        .then(() => rm(target, { recursive: true, force: true }))
+        .catch((err: unknown) => this.logger.warn('deleting from the trash failed', { path: target, error: messageOf(err) }))
+        .finally(() => this.pending.delete(entry)),
+    };
+    this.pending.add(entry);
   }
 
-  /** Resolves when every background deletion started so far has finished. */
+  /** Starts every deletion discarded so far at once and resolves when they have finished. */
   async drain(): Promise<void> {
-    await Promise.all([...this.pending]);
+    const entries = [...this.pending];
+    for (const entry of entries) entry.startNow();
+    await Promise.all(entries.map((entry) => entry.done));
   }
 
   /** At start: deletes whatever a killed process left in the trash. */

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Trash } from '../../../internal/trash/trash';
+import { DELETE_AFTER_MS, Trash } from '../../../internal/trash/trash';
 import { silentLogger } from '../../../internal/log/logger';
 
 describe('Trash', () => {
@@ -16,8 +16,19 @@ describe('Trash', () => {
     const trash = new Trash(join(dir, 'trash'), silentLogger);
     trash.discard(victim);
     expect(existsSync(victim)).toBe(false);
+    // Not yet deleted: that starts after the caller has answered (DELETE_AFTER_MS).
+    expect(readdirSync(join(dir, 'trash'))).toEqual([expect.stringMatching(/^c1-[0-9a-f]{8}$/)]);
     await trash.drain();
     expect(readdirSync(join(dir, 'trash'))).toEqual([]);
+  });
+
+  it('deletes on its own, without drain()', async () => {
+    const victim = join(dir, 'c2');
+    mkdirSync(join(victim, 'd'), { recursive: true });
+    const trash = new Trash(join(dir, 'trash'), silentLogger);
+    trash.discard(victim);
+    while (readdirSync(join(dir, 'trash')).length > 0) await new Promise((resolve) => setTimeout(resolve, DELETE_AFTER_MS));
+    expect(existsSync(victim)).toBe(false);
   });
 
   it('ignores a missing path, and empty() clears what a killed process left', async () => {
