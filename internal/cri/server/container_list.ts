@@ -8,6 +8,7 @@ import type { ListContainersResponse } from '../../api/gen/runtime/v1/ListContai
 import type { Container as CriContainer } from '../../api/gen/runtime/v1/Container';
 import { containerState, type Container } from '../store/container';
 import { ListViews } from './list_views';
+import { ID_LENGTH } from '../util/ids';
 import { matchesLabels } from './filters';
 import type { CriService } from './service';
 
@@ -28,10 +29,22 @@ const views = new ListViews<Container, CriContainer>(
   (c) => containerState(c.status),
 );
 
+/**
+ * The containers the filter's pod sandbox ID and labels leave: the pod's own containers when the
+ * ID is whole (a 64-character prefix of a 64-character ID is that ID), those carrying the labels
+ * otherwise, so the kubelet's per-pod lists do not test every container on the node.
+ */
+function candidates(svc: CriService, filter: ListContainersRequest__Output['filter']): Container[] {
+  const store = svc.rt.containers;
+  if (!filter) return store.list();
+  if (filter.pod_sandbox_id.length === ID_LENGTH) return store.listBySandbox(filter.pod_sandbox_id);
+  return store.withLabels(filter.label_selector);
+}
+
 // async: the handler table takes promises.
 export async function listContainers(svc: CriService, req: ListContainersRequest__Output): Promise<ListContainersResponse> {
   const filter = req.filter;
-  let containers = svc.rt.containers.list();
+  let containers = candidates(svc, filter);
   if (filter) {
     if (filter.id !== '') containers = containers.filter((c) => c.id.startsWith(filter.id));
     if (filter.pod_sandbox_id !== '') containers = containers.filter((c) => c.metadata.sandboxId.startsWith(filter.pod_sandbox_id));

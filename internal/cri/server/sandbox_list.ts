@@ -25,7 +25,8 @@ const views = new ListViews<Sandbox, PodSandbox>(
 
 export async function listPodSandbox(svc: CriService, req: ListPodSandboxRequest__Output): Promise<ListPodSandboxResponse> {
   const filter = req.filter;
-  let sandboxes = svc.rt.sandboxes.list();
+  // The pods carrying the labels, found by label: the kubelet asks for one pod by its UID label.
+  let sandboxes = svc.rt.sandboxes.withLabels(filter?.label_selector);
   if (filter) {
     if (filter.id !== '') sandboxes = sandboxes.filter((s) => s.id.startsWith(filter.id));
     if (filter.state) sandboxes = sandboxes.filter((s) => criSandboxState(s) === filter.state!.state);

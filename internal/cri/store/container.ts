@@ -56,16 +56,23 @@ export interface Container extends StoredRecord<ContainerMetadata, ContainerStat
 }
 
 export class ContainerStore extends RecordStore<ContainerMetadata, ContainerStatus, Container> {
+  private readonly bySandbox = this.addIndex((c) => [c.metadata.sandboxId]);
+
   constructor(db: MetadataDB) {
-    super(db, { table: 'containers', what: 'container' }, (row, metadata, status) => ({
-      id: String(row.id),
-      name: String(row.name),
-      metadata,
-      status,
-      spec: fromJSON<unknown>(String(row.spec)),
-      starting: false,
-      removing: false,
-    }));
+    super(
+      db,
+      { table: 'containers', what: 'container' },
+      (row, metadata, status) => ({
+        id: String(row.id),
+        name: String(row.name),
+        metadata,
+        status,
+        spec: fromJSON<unknown>(String(row.spec)),
+        starting: false,
+        removing: false,
+      }),
+      (c) => c.metadata.config.labels,
+    );
   }
 
   add(metadata: ContainerMetadata, spec: unknown, status: ContainerStatus): Container {
@@ -96,7 +103,8 @@ export class ContainerStore extends RecordStore<ContainerMetadata, ContainerStat
     (container as { spec: unknown }).spec = spec;
   }
 
+  /** The containers of one pod, in the order list() gives. */
   listBySandbox(sandboxId: string): Container[] {
-    return this.list().filter((c) => c.metadata.sandboxId === sandboxId);
+    return [...this.bySandbox.get(sandboxId)];
   }
 }

@@ -5,6 +5,7 @@ import type { MetadataDB } from '../../metadata/db';
 import { fromJSON, toJSON } from '../../metadata/json';
 import { alreadyExists, isNotFound, notFound } from '../../errdefs/errors';
 import { resolveIdPrefix } from './id_index';
+import { labelKey, labelKeys, RecordIndex } from './record_index';
 
 export interface StoredRecord<M, S> {
   readonly id: string;
@@ -23,20 +24,43 @@ export type ExtraColumns = Record<string, string | number>;
 
 export class RecordStore<M, S, R extends StoredRecord<M, S>> {
   protected readonly records = new Map<string, R>();
+  private readonly byLabel: RecordIndex<R>;
+  /** Every index kept beside `records`; a subclass adds its own before any record exists. */
+  protected readonly indexes: RecordIndex<R>[] = [];
 
   constructor(
     protected readonly db: MetadataDB,
     protected readonly table: RecordTable,
     private readonly hydrate: (row: Record<string, unknown>, metadata: M, status: S) => R,
-  ) {}
+    private readonly labelsOf: (record: R) => Record<string, string> | undefined,
+  ) {
+    this.byLabel = this.addIndex((record) => labelKeys(this.labelsOf(record)));
+  }
+
+  protected addIndex(keysOf: (record: R) => Iterable<string>): RecordIndex<R> {
+    const index = new RecordIndex(keysOf);
+    for (const record of this.records.values()) index.add(record);
+    this.indexes.push(index);
+    return index;
+  }
+
+  private remember(record: R): void {
+    this.records.set(record.id, record);
+    for (const index of this.indexes) index.add(record);
+  }
+
+  private forget(record: R): void {
+    this.records.delete(record.id);
+    for (const index of this.indexes) index.remove(record);
+  }
 
   /** Reloads every record from the database (at start). */
   load(): R[] {
     this.records.clear();
+    for (const index of this.indexes) index.clear();
     const rows = this.db.prepare(`SELECT * FROM ${this.table.table}`).all() as Record<string, unknown>[];
     for (const row of rows) {
-      const record = this.hydrate(row, fromJSON<M>(String(row.metadata)), fromJSON<S>(String(row.status)));
-      this.records.set(record.id, record);
+      this.remember(this.hydrate(row, fromJSON<M>(String(row.metadata)), fromJSON<S>(String(row.status))));
     }
     return [...this.records.values()];
   }
@@ -56,7 +80,7 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
         .prepare(`INSERT INTO ${this.table.table} (${names.join(', ')}) VALUES (${names.map((n) => '@' + n).join(', ')})`)
         .run(columns);
     });
-    this.records.set(record.id, record);
+    this.remember(record);
   }
 
   /** Exact ID or unique prefix; NotFound / InvalidArgument (ambiguous) otherwise. */
@@ -85,6 +109,23 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
     return [...this.records.values()];
   }
 
+  /**
+   * The records carrying every label pair of `selector` (all of them for an empty one), in the
+   * order list() gives: found through the label index from the rarest pair, then each tested.
+   */
+  withLabels(selector: Record<string, string> | undefined): R[] {
+    const pairs = Object.entries(selector ?? {});
+    if (pairs.length === 0) return this.list();
+    let rarest: ReadonlySet<R> | undefined;
+    for (const [k, v] of pairs) {
+      const carrying = this.byLabel.get(labelKey(k, v));
+      if (rarest === undefined || carrying.size < rarest.size) rarest = carrying;
+    }
+    const out: R[] = [];
+    for (const record of rarest!) if (pairs.every(([k, v]) => this.labelsOf(record)?.[k] === v)) out.push(record);
+    return out;
+  }
+
   /** Applies fn to the status, persists the result, then publishes it in memory. */
   updateStatus(id: string, fn: (status: S) => S): S {
     const record = this.records.get(id);
@@ -105,7 +146,9 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
     this.db.tx(() => {
       this.db.prepare(`UPDATE ${this.table.table} SET metadata = ? WHERE id = ?`).run(toJSON(next), id);
     });
+    for (const index of this.indexes) index.remove(record);
     (record as { metadata: M }).metadata = next;
+    for (const index of this.indexes) index.add(record);
     return next;
   }
 
@@ -113,6 +156,7 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
     this.db.tx(() => {
       this.db.prepare(`DELETE FROM ${this.table.table} WHERE id = ?`).run(id);
     });
-    this.records.delete(id);
+    const record = this.records.get(id);
+    if (record !== undefined) this.forget(record);
   }
 }

@@ -48,13 +48,12 @@ export interface Sandbox extends StoredRecord<SandboxMetadata, SandboxStatus> {
 
 export class SandboxStore extends RecordStore<SandboxMetadata, SandboxStatus, Sandbox> {
   constructor(db: MetadataDB) {
-    super(db, { table: 'sandboxes', what: 'sandbox' }, (row, metadata, status) => ({
-      id: String(row.id),
-      name: String(row.name),
-      metadata,
-      status,
-      removing: false,
-    }));
+    super(
+      db,
+      { table: 'sandboxes', what: 'sandbox' },
+      (row, metadata, status) => ({ id: String(row.id), name: String(row.name), metadata, status, removing: false }),
+      (s) => s.metadata.config.labels,
+    );
   }
 
   add(metadata: SandboxMetadata, status: SandboxStatus): Sandbox {

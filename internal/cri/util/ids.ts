@@ -3,9 +3,12 @@ import { randomBytes } from 'node:crypto';
 import type { ContainerMetadata__Output } from '../../api/gen/runtime/v1/ContainerMetadata';
 import type { PodSandboxMetadata__Output } from '../../api/gen/runtime/v1/PodSandboxMetadata';
 
+/** The length of every sandbox and container ID berth makes. */
+export const ID_LENGTH = 64;
+
 /** 64 hex characters, like containerd's util.GenerateID. */
 export function generateId(): string {
-  return randomBytes(32).toString('hex');
+  return randomBytes(ID_LENGTH / 2).toString('hex');
 }
 
 /** `<name>_<namespace>_<uid>_<attempt>`: unique per pod incarnation (kubelet retries bump attempt). */

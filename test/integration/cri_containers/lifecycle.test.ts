@@ -217,6 +217,36 @@ describe('CRI containers', () => {
     await s.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId });
   });
 
+  it("lists pods and containers by the kubelet's filters: label pairs, a whole or partial pod ID, state", async () => {
+    const uid = (name: string) => `uid-${name}-${process.pid}`;
+    const one = await s.runPod('filter-one', { labels: { 'io.kubernetes.pod.uid': uid('one'), tier: 'web' } });
+    const two = await s.runPod('filter-two', { labels: { 'io.kubernetes.pod.uid': uid('two'), tier: 'web' } });
+    const inPod = (pod: typeof one, name: string) =>
+      s.create(pod.podId, pod.config, name, SLEEPER, { labels: { 'io.kubernetes.pod.uid': pod.config.labels!['io.kubernetes.pod.uid']!, name } });
+    const a = await inPod(one, 'a');
+    const b = await inPod(one, 'b');
+    const c = await inPod(two, 'c');
+    await s.client.runtime.StartContainer({ container_id: b });
+    const pods = async (filter: object) => (await s.client.runtime.ListPodSandbox({ filter })).items.map((p) => p.id).sort();
+    const containers = async (filter: object) => (await s.client.runtime.ListContainers({ filter })).containers.map((x) => x.id).sort();
+    expect(await pods({ label_selector: { 'io.kubernetes.pod.uid': uid('one') } })).toEqual([one.podId]);
+    expect(await pods({ label_selector: { tier: 'web' } })).toEqual([one.podId, two.podId].sort());
+    expect(await pods({ label_selector: { tier: 'web', 'io.kubernetes.pod.uid': uid('two') } })).toEqual([two.podId]);
+    expect(await pods({ label_selector: { tier: 'db' } })).toEqual([]);
+    expect(await containers({ label_selector: { 'io.kubernetes.pod.uid': uid('one') } })).toEqual([a, b].sort());
+    expect(await containers({ label_selector: { 'io.kubernetes.pod.uid': uid('one'), name: 'b' } })).toEqual([b]);
+    expect(await containers({ pod_sandbox_id: two.podId })).toEqual([c]);
+    expect(await containers({ pod_sandbox_id: one.podId.slice(0, 12) })).toEqual([a, b].sort());
+    expect(await containers({ pod_sandbox_id: one.podId, state: { state: 'CONTAINER_RUNNING' } })).toEqual([b]);
+    expect(await containers({ pod_sandbox_id: one.podId, label_selector: { name: 'c' } })).toEqual([]);
+    // A removed pod's containers are gone from every index.
+    await s.client.runtime.RemovePodSandbox({ pod_sandbox_id: one.podId });
+    expect(await containers({ label_selector: { 'io.kubernetes.pod.uid': uid('one') } })).toEqual([]);
+    expect(await containers({ pod_sandbox_id: one.podId })).toEqual([]);
+    expect(await pods({ label_selector: { tier: 'web' } })).toEqual([two.podId]);
+    await s.client.runtime.RemovePodSandbox({ pod_sandbox_id: two.podId });
+  });
+
   it('kills a container that ignores its stop signal once the timeout passes', async () => {
     const { podId, config: pod } = await s.runPod('stubborn');
     // PID 1 of a PID namespace ignores SIGTERM unless it installed a handler: sleep does not.

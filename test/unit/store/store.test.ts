@@ -91,6 +91,47 @@ describe('ContainerStore', () => {
     db.close();
   });
 
+  it('finds containers by label pairs and by pod, in list order, through deletes, reloads and metadata updates', () => {
+    const db = MetadataDB.open(join(dir, 'meta.db'));
+    const store = new ContainerStore(db);
+    const labelled = (id: string, name: string, sandbox: string, labels: Record<string, string>): ContainerMetadata => ({
+      ...meta(id, name),
+      sandboxId: hex(sandbox),
+      config: { labels } as unknown as ContainerMetadata['config'],
+    });
+    store.add(labelled(hex('a'), 'a', 's', { pod: 'p1', app: 'web' }), {}, created);
+    store.add(labelled(hex('b'), 'b', 't', { pod: 'p2', app: 'web' }), {}, created);
+    store.add(labelled(hex('c'), 'c', 's', { pod: 'p1', app: 'db' }), {}, created);
+    store.add(meta(hex('d'), 'd'), {}, created); // no labels at all
+    const ids = (records: { id: string }[]) => records.map((r) => r.id[0]);
+    expect(ids(store.withLabels({ pod: 'p1' }))).toEqual(['a', 'c']);
+    expect(ids(store.withLabels({ app: 'web', pod: 'p1' }))).toEqual(['a']);
+    expect(ids(store.withLabels({ app: 'web', pod: 'p3' }))).toEqual([]);
+    expect(ids(store.withLabels({}))).toEqual(['a', 'b', 'c', 'd']);
+    expect(ids(store.withLabels(undefined))).toEqual(['a', 'b', 'c', 'd']);
+    expect(ids(store.listBySandbox(hex('s')))).toEqual(['a', 'c', 'd']);
+    store.delete(hex('a'));
+    expect(ids(store.withLabels({ pod: 'p1' }))).toEqual(['c']);
+    expect(ids(store.listBySandbox(hex('s')))).toEqual(['c', 'd']);
+    store.updateMetadata(hex('c'), (m) => ({ ...m, config: { labels: { pod: 'p9' } } as unknown as ContainerMetadata['config'] }));
+    expect(ids(store.withLabels({ pod: 'p1' }))).toEqual([]);
+    expect(ids(store.withLabels({ pod: 'p9' }))).toEqual(['c']);
+    // Pairs that share an index key (NUL in a label) are told apart by their labels.
+    store.add(labelled(hex('e'), 'e', 't', { 'pod\0p1': 'x' }), {}, created);
+    expect(ids(store.withLabels({ pod: 'p1\0x' }))).toEqual([]);
+    expect(ids(store.withLabels({ 'pod\0p1': 'x' }))).toEqual(['e']);
+    store.delete(hex('e'));
+    db.close();
+    const db2 = MetadataDB.open(join(dir, 'meta.db'));
+    const reopened = new ContainerStore(db2);
+    expect(ids(reopened.withLabels({ pod: 'p9' }))).toEqual([]); // nothing before load()
+    reopened.load();
+    expect(ids(reopened.withLabels({ app: 'web' }))).toEqual(['b']);
+    expect(ids(reopened.withLabels({ pod: 'p9' }))).toEqual(['c']);
+    expect(ids(reopened.listBySandbox(hex('s')))).toEqual(['c', 'd']);
+    db2.close();
+  });
+
   it('derives states from timestamps', () => {
     expect(containerState(created)).toBe('CONTAINER_CREATED');
     expect(containerState({ ...created, startedAt: '2', finishedAt: '3' })).toBe('CONTAINER_EXITED');
