@@ -22,11 +22,24 @@ function camelCase(name: string): string {
   return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1).toLowerCase())).join('');
 }
 
+/**
+ * The encoder of `type`. A frozen message (a handler answering the same unchanged object call after
+ * call, as ImageFsInfo does between measurements) is encoded once and its bytes kept while it lives;
+ * grpc-js copies them into each frame.
+ */
 function serializer(type: protobuf.Type): grpc.serialize<unknown> {
   const encode = listEncoder(type) ?? ((value: Record<string, unknown>) => Buffer.from(type.encode(type.fromObject(value)).finish()));
+  const kept = new WeakMap<object, Buffer>();
   return (value) => {
     if (Array.isArray(value)) throw new Error(`cannot serialize an array as ${type.fullName.slice(1)}`);
-    return encode(value as Record<string, unknown>);
+    const message = value as Record<string, unknown>;
+    if (!Object.isFrozen(message)) return encode(message);
+    let bytes = kept.get(message);
+    if (bytes === undefined) {
+      bytes = encode(message);
+      kept.set(message, bytes);
+    }
+    return bytes;
   };
 }
 

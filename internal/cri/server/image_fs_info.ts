@@ -172,14 +172,29 @@ export function keepImageFsFigure(svc: CriService, { everyMs = REFRESH_MS, first
   };
 }
 
+/** The answer for each figure, made once and frozen: the encoder keeps its bytes (grpc_definition.ts). */
+const answers = new WeakMap<FsFigure, Readonly<ImageFsInfoResponse>>();
+
+function answerFor(svc: CriService, figure: FsFigure): Readonly<ImageFsInfoResponse> {
+  let answer = answers.get(figure);
+  if (answer === undefined) {
+    const usage = (): FilesystemUsage =>
+      Object.freeze({
+        timestamp: String(BigInt(figure.at) * 1_000_000n),
+        fs_id: Object.freeze({ mountpoint: join(svc.config.root, 'overlayfs') }),
+        used_bytes: Object.freeze({ value: String(figure.usedBytes) }),
+        inodes_used: Object.freeze({ value: String(figure.inodesUsed) }),
+      });
+    // containerd 1.6 reports its one snapshotter mount for both: container layers live there too.
+    const made: ImageFsInfoResponse = { image_filesystems: [usage()], container_filesystems: [usage()] };
+    Object.freeze(made.image_filesystems);
+    Object.freeze(made.container_filesystems);
+    answer = Object.freeze(made);
+    answers.set(figure, answer);
+  }
+  return answer;
+}
+
 export async function imageFsInfo(svc: CriService, _req: ImageFsInfoRequest__Output): Promise<ImageFsInfoResponse> {
-  const figure = await figureFor(svc);
-  const usage: FilesystemUsage = {
-    timestamp: String(BigInt(figure.at) * 1_000_000n),
-    fs_id: { mountpoint: join(svc.config.root, 'overlayfs') },
-    used_bytes: { value: String(figure.usedBytes) },
-    inodes_used: { value: String(figure.inodesUsed) },
-  };
-  // containerd 1.6 reports its one snapshotter mount for both: container layers live there too.
-  return { image_filesystems: [usage], container_filesystems: [{ ...usage }] };
+  return answerFor(svc, await figureFor(svc));
 }
