@@ -7,23 +7,40 @@ export class RecordIndex<R> {
   constructor(private readonly keysOf: (record: R) => Iterable<string>) {}
 
   add(record: R): void {
-    for (const key of this.keysOf(record)) {
-      let records = this.byKey.get(key);
-      if (records === undefined) {
-        records = new Set();
-        this.byKey.set(key, records);
-      }
-      records.add(record);
-    }
+    for (const key of this.keysOf(record)) this.file(key, record);
   }
 
   remove(record: R): void {
-    for (const key of this.keysOf(record)) {
-      const records = this.byKey.get(key);
-      if (records === undefined) continue;
-      records.delete(record);
-      if (records.size === 0) this.byKey.delete(key);
+    for (const key of this.keysOf(record)) this.unfile(key, record);
+  }
+
+  /** The keys `record` is filed under now (to give update() after a change). */
+  keys(record: R): string[] {
+    return [...this.keysOf(record)];
+  }
+
+  /** Re-files `record` after a change to what its keys come from; a key it kept keeps its place. */
+  update(record: R, before: readonly string[]): void {
+    const after = new Set(this.keysOf(record));
+    for (const key of before) if (!after.has(key)) this.unfile(key, record);
+    const had = new Set(before);
+    for (const key of after) if (!had.has(key)) this.file(key, record);
+  }
+
+  private file(key: string, record: R): void {
+    let records = this.byKey.get(key);
+    if (records === undefined) {
+      records = new Set();
+      this.byKey.set(key, records);
     }
+    records.add(record);
+  }
+
+  private unfile(key: string, record: R): void {
+    const records = this.byKey.get(key);
+    if (records === undefined) return;
+    records.delete(record);
+    if (records.size === 0) this.byKey.delete(key);
   }
 
   clear(): void {

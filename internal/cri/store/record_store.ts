@@ -146,9 +146,9 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
     this.db.tx(() => {
       this.db.prepare(`UPDATE ${this.table.table} SET metadata = ? WHERE id = ?`).run(toJSON(next), id);
     });
-    for (const index of this.indexes) index.remove(record);
+    const before = this.indexes.map((index) => index.keys(record));
     (record as { metadata: M }).metadata = next;
-    for (const index of this.indexes) index.add(record);
+    this.indexes.forEach((index, i) => index.update(record, before[i]!));
     return next;
   }
 

@@ -113,9 +113,14 @@ describe('ContainerStore', () => {
     store.delete(hex('a'));
     expect(ids(store.withLabels({ pod: 'p1' }))).toEqual(['c']);
     expect(ids(store.listBySandbox(hex('s')))).toEqual(['c', 'd']);
+    // A metadata change that keeps a record's labels keeps its place in the label's list.
+    store.add(labelled(hex('f'), 'f', 's', { pod: 'p1' }), {}, created);
+    store.updateMetadata(hex('c'), (m) => ({ ...m, logPath: '/elsewhere' }));
+    expect(ids(store.withLabels({ pod: 'p1' }))).toEqual(['c', 'f']);
     store.updateMetadata(hex('c'), (m) => ({ ...m, config: { labels: { pod: 'p9' } } as unknown as ContainerMetadata['config'] }));
-    expect(ids(store.withLabels({ pod: 'p1' }))).toEqual([]);
+    expect(ids(store.withLabels({ pod: 'p1' }))).toEqual(['f']);
     expect(ids(store.withLabels({ pod: 'p9' }))).toEqual(['c']);
+    store.delete(hex('f'));
     // Pairs that share an index key (NUL in a label) are told apart by their labels.
     store.add(labelled(hex('e'), 'e', 't', { 'pod\0p1': 'x' }), {}, created);
     expect(ids(store.withLabels({ pod: 'p1\0x' }))).toEqual([]);
