@@ -111,7 +111,8 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
 
   /**
    * The records carrying every label pair of `selector` (all of them for an empty one), in the
-   * order list() gives: found through the label index from the rarest pair, then each tested.
+   * order list() gives (a record given a label by a metadata change comes after those created with
+   * it): found through the label index from the rarest pair, then each tested.
    */
   withLabels(selector: Record<string, string> | undefined): R[] {
     const pairs = Object.entries(selector ?? {});
