@@ -129,8 +129,9 @@ export class ImageService {
     return names;
   }
 
-  /** Removes blobs no recorded image references. */
-  gc(): Promise<string[]> {
+  /** Removes blobs no recorded image references, once the records' removals are on disk. */
+  async gc(): Promise<string[]> {
+    await this.store.durable();
     return collectGarbage(this.content, this.store);
   }
 

@@ -49,6 +49,11 @@ export class ImageStore {
 
   constructor(private readonly db: MetadataDB) {}
 
+  /** Resolves once every write made so far is on disk (MetadataDB.durable). */
+  durable(): Promise<void> {
+    return this.db.durable();
+  }
+
   /** Changes with every write (also one rolled back): what was read before is stale once it moved. */
   get generation(): number {
     return this.writes;

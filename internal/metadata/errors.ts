@@ -31,3 +31,12 @@ export function writeFailure(err: unknown): unknown {
   }
   return err;
 }
+
+/** A failed flush of the WAL (durable()) as the RPC should report it: a full disk is ResourceExhausted. */
+export function flushFailure(err: unknown): unknown {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return resourceExhausted(`metadata database: no space left on the root's disk to flush the log: ${(err as Error).message}`, err);
+  }
+  return err;
+}

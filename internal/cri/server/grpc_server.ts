@@ -57,16 +57,22 @@ function unaryHandler(svc: CriService, method: string, handler: RegisteredHandle
   return (call, callback) => {
     const fields = idsOf(call.request);
     const started = Date.now();
-    handler(svc, call.request, call).then(
-      (res) => {
-        svc.logger.debug('rpc done', { method, ...fields, ms: Date.now() - started });
-        callback(null, res);
-      },
-      (err: unknown) => {
-        logFailure(svc, method, fields, err);
-        callback(toServiceError(err));
-      },
-    );
+    handler(svc, call.request, call)
+      .then(async (res) => {
+        // What the call wrote is on disk before the caller hears it was done (db.ts durable()).
+        await svc.deps.db?.durable();
+        return res;
+      })
+      .then(
+        (res) => {
+          svc.logger.debug('rpc done', { method, ...fields, ms: Date.now() - started });
+          callback(null, res);
+        },
+        (err: unknown) => {
+          logFailure(svc, method, fields, err);
+          callback(toServiceError(err));
+        },
+      );
   };
 }
 

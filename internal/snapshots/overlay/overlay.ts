@@ -135,6 +135,9 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
       await Promise.all([this.paths.upper(found.id), this.paths.work(found.id)].map(emptyDir));
       row = deleteRow();
     }
+    // The row's deletion is on disk before its files go: a power loss must not leave a row whose
+    // dir is gone. If it cannot be flushed, the dir stays, an orphan the next start removes (cleanup).
+    await this.store.db.durable();
     this.removeDir(row.id);
   }
 

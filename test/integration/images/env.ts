@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalContentStore } from '../../../internal/content/local';
-import { MetadataDB } from '../../../internal/metadata/db';
+import { MetadataDB, type FileSync } from '../../../internal/metadata/db';
 import { ImageService, type ImageServiceOptions } from '../../../internal/images/service';
 
 export interface ImagesEnv {
@@ -16,10 +16,11 @@ export interface ImagesEnv {
   close(): void;
 }
 
-export function imagesEnv(opts: Partial<ImageServiceOptions> = {}): ImagesEnv {
+/** `fileSync` stands in for the fsync of the DB's WAL (MetadataDB.open), to fail it. */
+export function imagesEnv(opts: Partial<ImageServiceOptions> = {}, fileSync?: FileSync): ImagesEnv {
   const root = mkdtempSync(join(tmpdir(), 'berth-images-'));
   const content = new LocalContentStore(root);
-  const db = MetadataDB.open(join(root, 'meta.db'));
+  const db = MetadataDB.open(join(root, 'meta.db'), undefined, fileSync);
   const images = new ImageService({ db, content, ...opts });
   return {
     root,

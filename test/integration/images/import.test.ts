@@ -73,6 +73,25 @@ describe('import image archives', () => {
     expect((await env.images.get(id)).repoTags).toEqual([BUSYBOX_IMAGE]);
   });
 
+  it("deletes a removed image's blobs only once its records' removal is on disk", async () => {
+    env.close();
+    let flushFails = false;
+    env = imagesEnv({}, async () => {
+      if (flushFails) throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+    });
+    const paths = await testImages();
+    const [record] = await env.images.import(paths.busyboxOci);
+    const blobs = env.blobs();
+    expect(blobs.length).toBeGreaterThan(0);
+    flushFails = true;
+    await expect(env.images.remove(record!.name)).rejects.toThrow('EIO');
+    expect(env.images.store.list()).toEqual([]);
+    expect(env.blobs()).toEqual(blobs); // the records may still come back: their blobs stay
+    flushFails = false;
+    await env.images.gc();
+    expect(env.blobs()).toEqual([]);
+  });
+
   it('imports pause and the three-layer image', async () => {
     const paths = await testImages();
     await env.images.import(paths.pauseOci);

@@ -153,6 +153,24 @@ describe('overlay snapshotter', () => {
     expect(all).toEqual([]);
   });
 
+  it("moves a removed snapshot's files only once its row's removal is on disk", async () => {
+    await sn.prepare('c', '');
+    const dirOf = sn.upperDir('c').replace(/\/fs$/, '');
+    writeFileSync(join(sn.upperDir('c'), 'f'), 'kept');
+    db.close();
+    // The WAL cannot be flushed (an I/O error): the row is gone, the files stay where they were.
+    db = MetadataDB.open(join(root, 'meta.db'), undefined, async () => {
+      throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+    });
+    sn = new OverlaySnapshotter({ root, db });
+    await expect(sn.remove('c')).rejects.toThrow('EIO');
+    expect(await errorKind(sn.stat('c'))).toBe('NotFound');
+    expect(readFileSync(join(dirOf, 'fs', 'f'), 'utf8')).toBe('kept');
+    // An orphan the next start's sweep removes.
+    await sn.cleanup();
+    expect(existsSync(dirOf)).toBe(false);
+  });
+
   it('updates labels by field path', async () => {
     await sn.prepare('p', '', { labels: { a: '1', b: '2' } });
     expect((await sn.update({ name: 'p', labels: { b: '20', c: '3' } }, 'labels.b', 'labels.a')).labels).toEqual({ b: '20' });

@@ -3,7 +3,7 @@
 // gives each test file its own): it is still recognised by its name and code.
 import { runInNewContext } from 'node:vm';
 import { BerthError } from '../../../internal/errdefs/errors';
-import { sqliteCode, writeFailure } from '../../../internal/metadata/errors';
+import { flushFailure, sqliteCode, writeFailure } from '../../../internal/metadata/errors';
 
 function sqliteError(code: string, message: string, realm: 'this' | 'another'): unknown {
   const make = (ErrorClass: ErrorConstructor) => Object.assign(new ErrorClass(message), { name: 'SqliteError', code });
@@ -28,5 +28,12 @@ describe('metadata write failures', () => {
     expect(sqliteCode(plain)).toBeUndefined();
     expect(writeFailure(plain)).toBe(plain);
     expect(sqliteCode(null)).toBeUndefined();
+  });
+
+  it('a full disk failing the flush of the log is ResourceExhausted; other flush errors stay as they are', () => {
+    const full = Object.assign(new Error('ENOSPC: no space left on device, fsync'), { code: 'ENOSPC' });
+    expect(flushFailure(full)).toMatchObject({ kind: 'ResourceExhausted', message: expect.stringContaining('ENOSPC') });
+    const io = Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+    expect(flushFailure(io)).toBe(io);
   });
 });
