@@ -1,6 +1,7 @@
 // A pod's host-side files: /etc/hostname, /etc/hosts, /etc/resolv.conf under its state dir, and
 // its /dev/shm tmpfs. Containers of the pod bind-mount them (containerd's setupSandboxFiles).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
 import { join } from 'node:path';
 import type { PodSandboxConfig__Output } from '../api/gen/runtime/v1/PodSandboxConfig';
@@ -19,15 +20,18 @@ export function sandboxPaths(stateDir: string): SandboxPaths {
 
 const readHost = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
 
-export function writeSandboxFiles(config: PodSandboxConfig__Output, paths: SandboxPaths): void {
+/** Written on the thread pool, side by side: each create can wait for the disk's journal (issue 16). */
+export async function writeSandboxFiles(config: PodSandboxConfig__Output, paths: SandboxPaths): Promise<void> {
   const files = buildSandboxFiles(config, {
     hostname: osHostname(),
     hosts: readHost('/etc/hosts'),
     resolvConf: readHost('/etc/resolv.conf') ?? '',
   });
-  writeFileSync(paths.hostnamePath, files.hostname, { mode: 0o644 });
-  writeFileSync(paths.hostsPath, files.hosts, { mode: 0o644 });
-  writeFileSync(paths.resolvPath, files.resolvConf, { mode: 0o644 });
+  await Promise.all([
+    writeFile(paths.hostnamePath, files.hostname, { mode: 0o644 }),
+    writeFile(paths.hostsPath, files.hosts, { mode: 0o644 }),
+    writeFile(paths.resolvPath, files.resolvConf, { mode: 0o644 }),
+  ]);
 }
 
 /** containerd's pod /dev/shm: a 64 MiB tmpfs, unless the pod shares the host's IPC namespace. */

@@ -6,7 +6,8 @@
 // the process are the active snapshot (key = container ID, labelled io.berth/container=<id>) and the
 // two container dirs (named by the ID); a kill in between leaves them without a row, which the start-up
 // sweep recognises by label / directory name and removes. After it, the container is complete.
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, normalize } from 'node:path';
 import type { ContainerConfig__Output } from '../../api/gen/runtime/v1/ContainerConfig';
 import type { CreateContainerRequest__Output } from '../../api/gen/runtime/v1/CreateContainerRequest';
@@ -133,12 +134,13 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
       cleanup.push('remove container snapshot', () => rt.snapshotter.remove(id));
       crashPoint('container_create:after_snapshot');
 
-      mkdirSync(rootDir, { recursive: true, mode: 0o700 });
-      mkdirSync(stateDir, { recursive: true, mode: 0o711 });
       cleanup.push('remove container dirs', () => {
         rmSync(rootDir, { recursive: true, force: true });
         rmSync(stateDir, { recursive: true, force: true });
       });
+      // Undone above even when only one is made. On the thread pool: a mkdir can wait for the
+      // disk's journal, and every other call with it (issue 16).
+      await Promise.all([mkdir(rootDir, { recursive: true, mode: 0o700 }), mkdir(stateDir, { recursive: true, mode: 0o711 })]);
 
       const imageConfig = specImageConfig(image.resolved.config);
       const volumesDir = svc.config.cri.ignore_image_defined_volumes ? undefined : join(rootDir, 'volumes');

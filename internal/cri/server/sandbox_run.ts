@@ -3,7 +3,8 @@
 // and the pod files, /dev/shm, the pause container's snapshot, spec and shim; once both are done,
 // the pause task (runc create, start), Ready and an exit monitor, as containerd orders them. Each
 // step pushes its undo; any failure unwinds them all.
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunPodSandboxRequest__Output } from '../../api/gen/runtime/v1/RunPodSandboxRequest';
 import type { RunPodSandboxResponse } from '../../api/gen/runtime/v1/RunPodSandboxResponse';
@@ -102,12 +103,13 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
       );
       cleanup.push('delete sandbox record', () => rt.sandboxes.delete(id));
 
-      mkdirSync(rootDir, { recursive: true, mode: 0o700 });
-      mkdirSync(stateDir, { recursive: true, mode: 0o711 });
       cleanup.push('remove sandbox dirs', () => {
         rmSync(rootDir, { recursive: true, force: true });
         rmSync(stateDir, { recursive: true, force: true });
       });
+      // Undone above even when only one is made. On the thread pool: a mkdir can wait for the
+      // disk's journal, and every other call with it (issue 16).
+      await Promise.all([mkdir(rootDir, { recursive: true, mode: 0o700 }), mkdir(stateDir, { recursive: true, mode: 0o711 })]);
 
       // The pod network (netns + CNI plugins) and the pause container's files, rootfs, spec and
       // shim do not depend on each other, so they are set up side by side. Only Create (runc
@@ -131,7 +133,7 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
         return setup;
       };
       const pauseTask = async (networkReady: Promise<unknown>) => {
-        writeSandboxFiles(config, paths);
+        await writeSandboxFiles(config, paths);
         if (!usesHostIpc(config)) {
           mountSandboxShm(paths.shmPath);
           cleanup.push('unmount shm', () => unmountSandboxShm(paths.shmPath));

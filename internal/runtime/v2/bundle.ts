@@ -4,7 +4,8 @@
 // The directory name must be the task id: the shim's `delete` subcommand finds the bundle as
 // dirname(cwd)/<id>.
 import { unmountAll } from '../../mount/mount';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alreadyExists, failedPrecondition, invalidArgument, messageOf, notFound } from '../../errdefs/errors';
 import * as sys from '../../sys/fs';
@@ -46,20 +47,24 @@ export class Bundle {
     readonly path: string,
   ) {}
 
-  /** Writes a new bundle; AlreadyExists if the directory is there. Undoes itself on failure. */
-  static create(stateDir: string, namespace: string, id: string, spec: object): Bundle {
+  /**
+   * Writes a new bundle; AlreadyExists if the directory is there. Undoes itself on failure. Off the
+   * event loop (the thread pool): on a busy disk one mkdir can wait ~10 ms for the journal, and
+   * berthd's other calls with it (issue 16).
+   */
+  static async create(stateDir: string, namespace: string, id: string, spec: object): Promise<Bundle> {
     const path = bundlePath(stateDir, namespace, id);
-    mkdirSync(join(stateDir, TASK_DIR, namespace), { recursive: true, mode: 0o711 });
+    await mkdir(join(stateDir, TASK_DIR, namespace), { recursive: true, mode: 0o711 });
     try {
-      mkdirSync(path, { mode: 0o700 });
+      await mkdir(path, { mode: 0o700 });
     } catch (err) {
       if (sys.errnoCode(err) === 'EEXIST') throw alreadyExists(`bundle for task ${namespace}/${id} already exists at ${path}`);
       throw err;
     }
     const bundle = new Bundle(stateDir, namespace, id, path);
     try {
-      writeFileSync(join(path, 'config.json'), JSON.stringify(spec), { mode: 0o600 });
-      mkdirSync(join(path, 'rootfs'), { mode: 0o711 });
+      await writeFile(join(path, 'config.json'), JSON.stringify(spec), { mode: 0o600 });
+      await mkdir(join(path, 'rootfs'), { mode: 0o711 });
       return bundle;
     } catch (err) {
       bundle.remove();

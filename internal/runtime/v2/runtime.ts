@@ -113,7 +113,7 @@ export class RuntimeV2 implements TaskHost {
     const undo: Array<() => Promise<void> | void> = [];
     const log = this.log.with({ namespace: opts.namespace, taskId: opts.id });
     try {
-      const bundle = Bundle.create(this.config.stateDir, opts.namespace, opts.id, opts.spec);
+      const bundle = await Bundle.create(this.config.stateDir, opts.namespace, opts.id, opts.spec);
       undo.push(() => bundle.remove());
       const group = shimGroupOf(opts.spec);
       const joined = group === undefined ? undefined : await this.shims.joinGroup(bundle, binary, group);

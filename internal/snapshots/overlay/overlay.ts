@@ -1,8 +1,8 @@
 // The overlay snapshotter: each snapshot is <root>/snapshots/<id>/{fs,work}, its record a row of
 // the snapshots table. Creation happens in a temp dir renamed into place inside the row's
 // transaction, so a crash leaves either both or an orphan dir that cleanup() sweeps.
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alreadyExists, failedPrecondition, invalidArgument, kindOf, notFound } from '../../errdefs/errors';
 import type { Logger } from '../../log/logger';
@@ -165,13 +165,15 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
     return this.paths.upper(this.store.mustGet(key).id);
   }
 
-  private create(kind: Kind, key: string, parent: string, opts: SnapshotOptions): Mount[] {
+  // The new dirs are made on the thread pool: on a busy disk one mkdir can wait ~10 ms for the
+  // journal, and berthd's other calls with it (issue 16). The row and the rename stay one step.
+  private async create(kind: Kind, key: string, parent: string, opts: SnapshotOptions): Promise<Mount[]> {
     if (key === '') throw invalidArgument(`${kind === 'view' ? 'view' : 'prepare'}: snapshot key must not be empty`);
-    const temp = mkdtempSync(join(this.dir, TEMP_PREFIX));
+    const temp = await mkdtemp(join(this.dir, TEMP_PREFIX));
     let placed: string | undefined;
     try {
-      mkdirSync(join(temp, 'fs'), 0o755);
-      if (kind === 'active') mkdirSync(join(temp, 'work'), 0o711);
+      await mkdir(join(temp, 'fs'), 0o755);
+      if (kind === 'active') await mkdir(join(temp, 'work'), 0o711);
       return this.store.db.tx(() => {
         if (this.store.get(key)) throw alreadyExists(`snapshot ${JSON.stringify(key)} already exists`);
         const parentRow = parent === '' ? undefined : this.committedParent(parent);
