@@ -166,11 +166,15 @@ describe.each([
     const top = await apply(layers);
     const chain = chainIDs(layers.map((l) => l.diffID));
     expect(top).toBe(chain[2]);
-    expect((await allSnapshots()).map((i) => [i.name, i.kind, i.parent])).toEqual([
-      [chain[0], 'committed', undefined],
-      [chain[1], 'committed', chain[0]],
-      [chain[2], 'committed', chain[1]],
-    ]);
+    // Concurrent extracts are listed in whichever order they were prepared: compared by name.
+    const byName = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]));
+    expect((await allSnapshots()).map((i) => [i.name, i.kind, i.parent]).sort(byName)).toEqual(
+      [
+        [chain[0], 'committed', undefined],
+        [chain[1], 'committed', chain[0]],
+        [chain[2], 'committed', chain[1]],
+      ].sort(byName),
+    );
 
     const mounts = await sn.prepare('container', top);
     await withTempMount(mounts, async (root) => expect(describeTree(root)).toEqual(expectedTree));
