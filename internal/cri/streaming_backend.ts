@@ -34,10 +34,11 @@ async function forwardResizes(opts: { resize?: AsyncIterable<{ width: number; he
  * never see EOF. A blocking write-only open would park a libuv pool thread until the shim opens its
  * read end (many such execs stall all file I/O), so a reader of our own comes first: with it, the
  * write-only open does not wait (O_NONBLOCK), and what the client sends before the shim reads stays
- * in the pipe instead of being lost. That reader stays until our end is closed (below). The shim holds a write end of its own (clients may come and go): once our
+ * in the pipe instead of being lost. That reader goes once the process started (the shim holds its
+ * own read end by then). The shim holds a write end of its own (clients may come and go): once our
  * data is in and our end closed, CloseIO makes it close that one, and the process reads EOF.
  */
-export class ExecStdin {
+class ExecStdin {
   /** Set once the copy runs: it owns the write fd from then on. */
   private socket: Socket | undefined;
 
@@ -67,11 +68,7 @@ export class ExecStdin {
     const closed = new Promise<void>((resolve) => to.once('close', () => resolve()));
     to.once('finish', () => to.destroy()); // a FIFO has no half-close: closing the fd says it
     from.pipe(to);
-    // Our reader stays until our writing is over: the shim opens its read end in the background,
-    // maybe after Start answered, and a write with no reader at all fails (EPIPE). Under load that
-    // lost the input past the first 64 KiB (what the pipe held before the process started). A
-    // reader that never reads takes no data and does not delay the process's EOF (writers do).
-    void closed.then(() => this.dropPlaceholder());
+    void started.then(() => this.dropPlaceholder());
     void Promise.all([started, closed])
       .then(closeStdin)
       .catch(() => undefined); // the process exited or never started
