@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { unixTarget } from '../../../internal/api/cri';
 import type { PodSandboxConfig } from '../../../internal/api/gen/runtime/v1alpha2/PodSandboxConfig';
 import { defaultConfig } from '../../../internal/config';
-import { createGrpcServer } from '../../../internal/cri/server/grpc_server';
 import { HandlerRegistry } from '../../../internal/cri/server/registry';
 import { CriService } from '../../../internal/cri/server/service';
 import { notFound } from '../../../internal/errdefs/errors';
@@ -20,6 +19,7 @@ import { removeCgroupParent } from '../../harness/cgroups';
 import { createCniTestEnv, type CniTestEnv } from '../../harness/cni';
 import { callError, criClient, criClientV1alpha2, type CriClient, type CriClientV1alpha2 } from '../../harness/cri_client';
 import { startBerthd, type RunningBerthd } from '../../harness/daemon';
+import { serveFrame } from '../../harness/grpc_frame';
 import { BUSYBOX_IMAGE, testImages } from '../../harness/images';
 import { pushImage, startRegistry, type RunningRegistry } from '../../harness/registry';
 
@@ -225,11 +225,8 @@ describe('CRI runtime.v1alpha2 in the gRPC frame', () => {
         throw notFound(`pod "${req.pod_sandbox_id}" not found (env ${env})`);
       },
     });
-    server = createGrpcServer(svc, registry);
     const socket = join(dir, 'frame.sock');
-    await new Promise<void>((resolve, reject) =>
-      server.bindAsync(unixTarget(socket), grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
-    );
+    server = await serveFrame(svc, registry, socket);
     alpha = criClientV1alpha2(socket);
   });
 

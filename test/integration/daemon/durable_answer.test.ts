@@ -5,14 +5,13 @@ import * as grpc from '@grpc/grpc-js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { unixTarget } from '../../../internal/api/cri';
 import { defaultConfig } from '../../../internal/config';
-import { createGrpcServer } from '../../../internal/cri/server/grpc_server';
 import { HandlerRegistry } from '../../../internal/cri/server/registry';
 import { CriService } from '../../../internal/cri/server/service';
 import { silentLogger } from '../../../internal/log/logger';
 import { MetadataDB } from '../../../internal/metadata/db';
 import { callError, criClient, type CriClient } from '../../harness/cri_client';
+import { serveFrame } from '../../harness/grpc_frame';
 
 describe('answers after durability', () => {
   let dir: string;
@@ -40,11 +39,8 @@ describe('answers after durability', () => {
       },
       Version: async () => ({ version: '0.1.0', runtime_name: 'berth', runtime_version: 'test', runtime_api_version: 'v1' }),
     });
-    server = createGrpcServer(svc, registry);
     const socket = join(dir, 'durable.sock');
-    await new Promise<void>((resolve, reject) =>
-      server.bindAsync(unixTarget(socket), grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
-    );
+    server = await serveFrame(svc, registry, socket);
     client = criClient(socket);
   });
 

@@ -5,14 +5,13 @@ import * as grpc from '@grpc/grpc-js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { unixTarget } from '../../../internal/api/cri';
 import { defaultConfig } from '../../../internal/config';
-import { createGrpcServer } from '../../../internal/cri/server/grpc_server';
 import { HandlerRegistry } from '../../../internal/cri/server/registry';
 import { CriService } from '../../../internal/cri/server/service';
 import { notFound } from '../../../internal/errdefs/errors';
 import { createLogger } from '../../../internal/log/logger';
 import { callError, criClient, type CriClient } from '../../harness/cri_client';
+import { serveFrame } from '../../harness/grpc_frame';
 
 describe('CRI gRPC frame', () => {
   let dir: string;
@@ -41,11 +40,8 @@ describe('CRI gRPC frame', () => {
       .register('ImageService', {
         ImageFsInfo: async (s) => ({ image_filesystems: [{ fs_id: { mountpoint: s.config.root } }], container_filesystems: [] }),
       });
-    server = createGrpcServer(svc, registry);
     const socket = join(dir, 'frame.sock');
-    await new Promise<void>((resolve, reject) =>
-      server.bindAsync(unixTarget(socket), grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
-    );
+    server = await serveFrame(svc, registry, socket);
     client = criClient(socket);
   });
 

@@ -24,6 +24,12 @@ function gatedSync() {
     /** Resolves once a flush is waiting to be finished. */
     whenWaiting: () => (pending.length > 0 ? Promise.resolve() : new Promise<void>((resolve) => (started = resolve))),
     finish: () => pending.shift()!.resolve(),
+    /** Lets the flush `waiting` waits for happen, then waits for `waiting`. */
+    async flushed(waiting: Promise<unknown>) {
+      await this.whenWaiting();
+      this.finish();
+      await waiting;
+    },
     fail: (err: Error) => pending.shift()!.reject(err),
   };
 }
@@ -56,19 +62,13 @@ describe('MetadataDB durability', () => {
   it('flushes once for every commit made before the flush began, and not at all without a commit', async () => {
     const sync = gatedSync();
     const d = open(sync.fileSync);
-    const first = d.durable(); // the migration's commit
-    await sync.whenWaiting();
-    sync.finish();
-    await first;
+    await sync.flushed(d.durable()); // the migration's commit
     expect(sync.calls).toBe(1);
     await d.durable();
     expect(sync.calls).toBe(1); // nothing written since
 
     for (let x = 0; x < 5; x++) write(d, x);
-    const all = Promise.all([d.durable(), d.durable(), d.durable()]);
-    await sync.whenWaiting();
-    sync.finish();
-    await all;
+    await sync.flushed(Promise.all([d.durable(), d.durable(), d.durable()]));
     expect(sync.calls).toBe(2);
   });
 
@@ -101,10 +101,7 @@ describe('MetadataDB durability', () => {
     await sync.whenWaiting();
     sync.fail(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
     await expect(failing).rejects.toThrow('EIO');
-    const retry = d.durable();
-    await sync.whenWaiting();
-    sync.finish();
-    await retry;
+    await sync.flushed(d.durable());
     expect(sync.calls).toBe(2);
   });
 
