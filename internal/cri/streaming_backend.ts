@@ -34,18 +34,21 @@ async function forwardResizes(opts: { resize?: AsyncIterable<{ width: number; he
  * never see EOF. A blocking write-only open would park a libuv pool thread until the shim opens its
  * read end (many such execs stall all file I/O), so a reader of our own comes first: with it, the
  * write-only open does not wait (O_NONBLOCK), and what the client sends before the shim reads stays
- * in the pipe instead of being lost. That reader goes once the process started (the shim holds its
- * own read end by then). The shim holds a write end of its own (clients may come and go): once our
+ * in the pipe instead of being lost. That reader stays for the whole session, never reading: the
+ * shim opens its own read end in the background, maybe after Start answered, and with no reader at
+ * all a write fails (EPIPE: under load the input past the first 64 KiB was lost) and, once our writer
+ * is closed too, the kernel frees the pipe with what it held. Only writers decide EOF, so it does
+ * not delay the process's. The shim holds a write end of its own (clients may come and go): once our
  * data is in and our end closed, CloseIO makes it close that one, and the process reads EOF.
  */
-class ExecStdin {
+export class ExecStdin {
   /** Set once the copy runs: it owns the write fd from then on. */
   private socket: Socket | undefined;
 
   private constructor(
     readonly path: string,
     private readonly fd: number,
-    private placeholder: number | undefined,
+    private readonly placeholder: number,
   ) {}
 
   static create(dir: string): ExecStdin {
@@ -68,23 +71,16 @@ class ExecStdin {
     const closed = new Promise<void>((resolve) => to.once('close', () => resolve()));
     to.once('finish', () => to.destroy()); // a FIFO has no half-close: closing the fd says it
     from.pipe(to);
-    void started.then(() => this.dropPlaceholder());
     void Promise.all([started, closed])
       .then(closeStdin)
       .catch(() => undefined); // the process exited or never started
   }
 
-  /** Closes our ends. */
+  /** Closes our ends, once the session is over. */
   abandon(): void {
-    this.dropPlaceholder();
+    closeSync(this.placeholder);
     if (this.socket) this.socket.destroy();
     else closeSync(this.fd);
-  }
-
-  private dropPlaceholder(): void {
-    if (this.placeholder === undefined) return;
-    closeSync(this.placeholder);
-    this.placeholder = undefined;
   }
 }
 

@@ -64,6 +64,15 @@ describe('exec into a real container', () => {
       expect(res.status?.status).toBe('Success');
     });
 
+    it('ends the session of a process that stops reading its stdin early', async () => {
+      // head leaves after 5 bytes: the rest of the client's 512 KiB has no reader in the process any
+      // more, and berthd's own idle reader of the FIFO must not keep the session waiting.
+      const input = 'x'.repeat(512 * 1024); // 8 pipes' worth, in one WebSocket frame (1 MiB at most)
+      const res = await streamExec(await execUrl({ cmd: ['head', '-c', '5'], stdin: true }), { transport, stdin: input });
+      expect(res.stdout).toBe('xxxxx');
+      expect(res.status?.status).toBe('Success');
+    });
+
     it('streams output written after the exec process exited, until its last writer closes', async () => {
       // sh exits at once; its child keeps stdout and writes 3 s later. containerd removes an exec
       // process from its shim only once the output is drained: the shim's Delete closes the
