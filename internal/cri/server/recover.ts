@@ -20,8 +20,8 @@ import type { CriTask } from '../tasks/types';
 import { containerExitRecorded } from './container_stop';
 
 /**
- * Pods reconnected at once. Each pod's sandbox and containers go one after the other (they share a
- * shim connection); pods overlap, so one slow shim does not hold up the rest, while 110 pods do not
+ * Pods reconnected at once. Each pod's sandbox and containers go together (they share a shim
+ * connection); pods overlap, so one slow shim does not hold up the rest, while 110 pods do not
  * open 110 shim connections, logs and FIFOs in one burst that the node's few cores then answer.
  */
 export const RECOVERY_CONCURRENCY = 16;
@@ -213,10 +213,17 @@ export async function recover(svc: CriService, reattach: ReattachContainer): Pro
   const podless: Container[] = [];
   for (const c of rt.containers.list()) (byPod.get(c.metadata.sandboxId) ?? podless).push(c);
   const recoverOne = (c: Container) => settle('container', c.id, recoverContainer(svc, c, report, reattach));
-  // A container only waits for its own pod's sandbox (undone or not, it decides what the container gets).
   await forEachBounded(rt.sandboxes.list(), RECOVERY_CONCURRENCY, async (s) => {
-    await settle('sandbox', s.id, recoverSandbox(svc, s, report));
-    await Promise.all(byPod.get(s.id)!.map(recoverOne));
+    const containers = byPod.get(s.id)!;
+    if (s.status.state === 'unknown') {
+      // Undone first: its containers then find no pod and are removed with it.
+      await settle('sandbox', s.id, recoverSandbox(svc, s, report));
+      await Promise.all(containers.map(recoverOne));
+      return;
+    }
+    // A kept pod and its containers together: their State and Wait requests to the pod's shim go
+    // out in one write on the shared connection, and come back together.
+    await Promise.all([settle('sandbox', s.id, recoverSandbox(svc, s, report)), ...containers.map(recoverOne)]);
   });
   await forEachBounded(podless, RECOVERY_CONCURRENCY, recoverOne);
   await sweep(svc, report);
