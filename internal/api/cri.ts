@@ -16,7 +16,8 @@ import type {
   RuntimeServiceDefinition as RuntimeServiceV1alpha2Definition,
 } from './gen/runtime/v1alpha2/RuntimeService';
 import { lazyServiceDefinition, serviceDefinition } from './grpc_definition';
-import { loadProtoRoot, serviceMethods, type MethodShape } from './proto_root';
+import { MethodRoots } from './method_roots';
+import { loadProtoRoot } from './proto_root';
 
 export type { AdminClient, AdminDefinition, ImageServiceClient, ImageServiceDefinition, RuntimeServiceClient, RuntimeServiceDefinition };
 export type { ImageServiceV1alpha2Client, ImageServiceV1alpha2Definition, RuntimeServiceV1alpha2Client, RuntimeServiceV1alpha2Definition };
@@ -86,12 +87,25 @@ export function berthServices(): BerthServices {
   return cached;
 }
 
-/** Server definitions of runtime.v1 and berth.admin.v1 (no client constructors, no v1alpha2 root). */
+/**
+ * The server's per-method types of a root (method_roots.ts), read from its descriptor once; undefined
+ * without a current descriptor (running from sources), where the server builds whole roots instead.
+ */
+const methodRootsByName = new Map<string, MethodRoots | undefined>();
+function methodRoots(name: string, files: readonly string[]): MethodRoots | undefined {
+  if (!methodRootsByName.has(name)) methodRootsByName.set(name, MethodRoots.open(name, files));
+  return methodRootsByName.get(name);
+}
+
+/** Server definitions of runtime.v1 and berth.admin.v1 (no client constructors), each method's types built on its first call. */
 const v1Definitions = new Map<string, grpc.ServiceDefinition>();
 function v1Definition(fullName: string): grpc.ServiceDefinition {
   let definition = v1Definitions.get(fullName);
   if (definition === undefined) {
-    definition = serviceDefinition(criRoot().lookupService(fullName));
+    const roots = methodRoots('cri', CRI_PROTO_FILES);
+    definition = roots
+      ? lazyServiceDefinition(fullName, roots.methods(fullName), (method, which) => roots.messageType(fullName, method, which))
+      : serviceDefinition(criRoot().lookupService(fullName));
     v1Definitions.set(fullName, definition);
   }
   return definition;
@@ -105,16 +119,20 @@ export const adminServiceDefinition = (): AdminDefinition => v1Definition('berth
  * What berthd serves as runtime.v1alpha2 `service` ("RuntimeService" or "ImageService"): its methods
  * and response types, with requests decoded as their runtime.v1 counterparts, so the v1 handlers
  * serve both packages (containerd 1.6 does the same, unmarshalling each v1alpha2 request into v1).
- * Its methods come from the descriptor; the v1alpha2 types are built when its first call arrives.
+ * Its methods come from the descriptor; each method's types are built when its first call arrives.
  */
-const V1ALPHA2_SERVICES = ['RuntimeService', 'ImageService'] as const;
-let v1alpha2Methods: MethodShape[][] | undefined;
-
-export function v1alpha2ServerDefinition(service: (typeof V1ALPHA2_SERVICES)[number]): grpc.ServiceDefinition {
+export function v1alpha2ServerDefinition(service: 'RuntimeService' | 'ImageService'): grpc.ServiceDefinition {
   const fullName = `runtime.v1alpha2.${service}`;
-  v1alpha2Methods ??= serviceMethods('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, V1ALPHA2_SERVICES.map((s) => `runtime.v1alpha2.${s}`));
-  return lazyServiceDefinition(fullName, v1alpha2Methods[V1ALPHA2_SERVICES.indexOf(service)]!, () =>
-    serviceDefinition(criV1alpha2Root().lookupService(fullName), criRoot().lookupService(`runtime.v1.${service}`)),
+  const v1Name = `runtime.v1.${service}`;
+  const v1 = methodRoots('cri', CRI_PROTO_FILES);
+  const v1alpha2 = methodRoots('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES);
+  if (!v1 || !v1alpha2) return serviceDefinition(criV1alpha2Root().lookupService(fullName), criRoot().lookupService(v1Name));
+  const methods = v1alpha2.methods(fullName);
+  const v1Methods = new Set(v1.methods(v1Name).map((m) => m.name));
+  const missing = methods.find((m) => !v1Methods.has(m.name));
+  if (missing) throw new Error(`berth: ${v1Name} has no ${missing.name} to serve ${fullName}/${missing.name}`);
+  return lazyServiceDefinition(fullName, methods, (method, which) =>
+    which === 'request' ? v1.messageType(v1Name, method, 'request') : v1alpha2.messageType(fullName, method, 'response'),
   );
 }
 

@@ -6,7 +6,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import type * as protobuf from 'protobufjs';
 import { listEncoder } from './list_encoding';
-import type { MethodShape } from './proto_root';
+import type { MethodShape } from './method_types';
 
 /** How decoded messages are shaped (the options `make gen` gives proto-loader-gen-types). */
 export const CONVERSION_OPTIONS: protobuf.IConversionOptions = {
@@ -76,33 +76,41 @@ export function serviceDefinition(service: protobuf.Service, requestsAs?: protob
   return definition;
 }
 
+/** A type's two converters, made together on first use. */
+function converters(type: () => protobuf.Type): () => { serialize: grpc.serialize<unknown>; deserialize: grpc.deserialize<unknown> } {
+  let made: { serialize: grpc.serialize<unknown>; deserialize: grpc.deserialize<unknown> } | undefined;
+  return () => {
+    if (made === undefined) {
+      const resolved = type();
+      made = { serialize: serializer(resolved), deserialize: deserializer(resolved) };
+    }
+    return made;
+  };
+}
+
 /**
- * A definition with the paths and streaming kinds of `methods` at once, and the message converters
- * of `resolve()` (called on the first message any method converts): grpc-js takes a service's
- * converters when it is added, so the types behind them can wait until the service is first used.
+ * A definition with the paths and streaming kinds of `methods` at once, and each method's request
+ * and response types from `typeOf` only when a message of that type is first converted: grpc-js
+ * takes a service's converters when it is added, so the types behind them can wait until they are
+ * used (a server decodes requests and encodes responses only, a client the other way round).
  */
 export function lazyServiceDefinition(
   fullName: string,
   methods: readonly MethodShape[],
-  resolve: () => grpc.ServiceDefinition,
+  typeOf: (method: string, which: 'request' | 'response') => protobuf.Type,
 ): grpc.ServiceDefinition {
-  let resolved: grpc.ServiceDefinition | undefined;
-  const real = (method: string): grpc.MethodDefinition<unknown, unknown> => {
-    resolved ??= resolve();
-    const def = resolved[method];
-    if (def === undefined) throw new Error(`berth: ${fullName} has no ${method}`);
-    return def as grpc.MethodDefinition<unknown, unknown>;
-  };
   const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
   for (const m of methods) {
+    const request = converters(() => typeOf(m.name, 'request'));
+    const response = converters(() => typeOf(m.name, 'response'));
     definition[m.name] = {
       path: `/${fullName}/${m.name}`,
       requestStream: m.requestStream,
       responseStream: m.responseStream,
-      requestSerialize: (value) => real(m.name).requestSerialize(value),
-      requestDeserialize: (bytes) => real(m.name).requestDeserialize(bytes),
-      responseSerialize: (value) => real(m.name).responseSerialize(value),
-      responseDeserialize: (bytes) => real(m.name).responseDeserialize(bytes),
+      requestSerialize: (value) => request().serialize(value),
+      requestDeserialize: (bytes) => request().deserialize(bytes),
+      responseSerialize: (value) => response().serialize(value),
+      responseDeserialize: (bytes) => response().deserialize(bytes),
       originalName: camelCase(m.name),
     };
   }

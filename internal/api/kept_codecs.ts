@@ -210,29 +210,41 @@ function setupFromKept(type: protobuf.Type, kept: KeptType): protobuf.Type {
   return type;
 }
 
+/** A .codecs file, opened, with the index of the descriptor it was written with. */
+export interface KeptCodecs {
+  readonly fd: number;
+  readonly index: KeptCodecsIndex;
+}
+
 /**
- * Makes each type of `root` listed in `index` set itself up from `file` at first use. Sources made
- * by another protobufjs version are not used, nor those of a file that cannot be read, whose line at
- * the index's offset is another type's, or that lack a function setup() asks for: protobufjs then
- * generates them itself, as without an index.
+ * Opens `file` for the roots made from its descriptor; undefined when its sources are not to be used
+ * (made by another protobufjs version) or cannot be read. Opened with the descriptor and kept open as
+ * long as the process (one per descriptor): a build writing a new file meanwhile cannot pair this
+ * index with that file.
  */
-export function useKeptCodecs(root: protobuf.Root, file: string, index: KeptCodecsIndex | undefined): void {
-  if (index?.protobufjs !== protobufjsVersion) return;
-  // Opened with the descriptor, and kept open as long as the root lives (one per root, made once
-  // per process): a build writing a new file meanwhile cannot pair this index with that file.
-  let fd: number;
+export function openKeptCodecs(file: string, index: KeptCodecsIndex | undefined): KeptCodecs | undefined {
+  if (index?.protobufjs !== protobufjsVersion) return undefined;
   try {
-    fd = openSync(file, 'r');
+    return { fd: openSync(file, 'r'), index };
   } catch {
-    return;
+    return undefined;
   }
+}
+
+/**
+ * Makes each type of `root` listed in the index set itself up from the kept sources at first use.
+ * Without them (undefined), or for a type whose line at the index's offset is another type's, or
+ * that lacks a function setup() asks for, protobufjs generates its own as without an index.
+ */
+export function useKeptCodecs(root: protobuf.Root, kept: KeptCodecs | undefined): void {
+  if (kept === undefined) return;
   const ownSetup = protobuf.Type.prototype.setup;
   for (const type of messageTypes(root)) {
-    const at = index.types[type.fullName];
+    const at = kept.index.types[type.fullName];
     if (at === undefined) continue;
     type.setup = function keptSetup(this: protobuf.Type): protobuf.Type {
       try {
-        return setupFromKept(this, readKept(fd, this, at));
+        return setupFromKept(this, readKept(kept.fd, this, at));
       } catch {
         // Unreadable, or not what this setup() asks for: every function is made again below.
         return ownSetup.call(this);

@@ -3,15 +3,17 @@
 // (dist/internal/api/descriptors/<name>.json, by hack/proto/descriptors.ts). A descriptor is used only
 // when it was made from exactly the .proto files on disk (sha256 over their contents); otherwise,
 // and always when running from sources (jest), the files are parsed. Beside each descriptor go the
-// sources of its message types' codecs (kept_codecs.ts), which a root loaded from it then uses.
+// sources of its message types' codecs (kept_codecs.ts), which a root loaded from it then uses, and
+// the message types each service method needs (method_roots.ts builds just those for the server).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import * as protobuf from 'protobufjs';
 import { repoRoot } from '../repo_root';
-import { useKeptCodecs, writeKeptCodecs, type KeptCodecsIndex } from './kept_codecs';
+import { openKeptCodecs, useKeptCodecs, writeKeptCodecs, type KeptCodecsIndex } from './kept_codecs';
+import { methodTypeClosures, type MethodTypes } from './method_types';
 
-interface Descriptor {
+export interface Descriptor {
   /** The .proto files it was made from, relative to api/. */
   files: string[];
   /** sha256 over those files' names and contents. */
@@ -19,6 +21,8 @@ interface Descriptor {
   root: protobuf.INamespace;
   /** Where each message type's generated codec sources are in <name>.codecs (kept_codecs.ts). */
   codecs?: KeptCodecsIndex;
+  /** "<service full name>/<method>" -> the message types its request and its response need. */
+  methods?: Record<string, MethodTypes>;
 }
 
 /** The repo's api/ directory (beside dist/ and internal/). */
@@ -26,9 +30,9 @@ export function apiDir(): string {
   return join(repoRoot(), 'api');
 }
 
-const DESCRIPTOR_DIR = join(__dirname, 'descriptors');
+export const DESCRIPTOR_DIR = join(__dirname, 'descriptors');
 
-const codecsFileOf = (dir: string, name: string) => join(dir, `${name}.codecs`);
+export const codecsFileOf = (dir: string, name: string) => join(dir, `${name}.codecs`);
 
 /** Parses `files` (relative to api/) and their imports; google/protobuf/* come from protobufjs. */
 function parseProtos(files: readonly string[]): { root: protobuf.Root; loaded: string[] } {
@@ -64,7 +68,7 @@ function readDescriptor(path: string): Descriptor | undefined {
 }
 
 /** The descriptor named `name` when it was made from exactly the `files` on disk. */
-function currentDescriptor(name: string, files: readonly string[], dir: string): Descriptor | undefined {
+export function currentDescriptor(name: string, files: readonly string[], dir: string): Descriptor | undefined {
   const descriptor = readDescriptor(join(dir, `${name}.json`));
   const current =
     descriptor !== undefined &&
@@ -79,39 +83,10 @@ export function loadProtoRoot(name: string, files: readonly string[], dir = DESC
   if (descriptor) {
     const root = protobuf.Root.fromJSON(descriptor.root);
     root.resolveAll();
-    useKeptCodecs(root, codecsFileOf(dir, name), descriptor.codecs);
+    useKeptCodecs(root, openKeptCodecs(codecsFileOf(dir, name), descriptor.codecs));
     return root;
   }
   return parseProtos(files).root;
-}
-
-export interface MethodShape {
-  name: string;
-  requestStream: boolean;
-  responseStream: boolean;
-}
-
-/**
- * The methods of each of `services` (full names) in the root `name`, read straight from its
- * descriptor (read once for all of them): building the root (protobufjs reflection for every
- * message) costs ~10 ms per API package, which services nobody has called yet need not pay at
- * start. Parsed as loadProtoRoot does otherwise.
- */
-export function serviceMethods(name: string, files: readonly string[], services: readonly string[], dir = DESCRIPTOR_DIR): MethodShape[][] {
-  const descriptor = currentDescriptor(name, files, dir);
-  const shape = (method: string, m: { requestStream?: boolean; responseStream?: boolean }): MethodShape => ({
-    name: method,
-    requestStream: m.requestStream === true,
-    responseStream: m.responseStream === true,
-  });
-  let parsed: protobuf.Root | undefined;
-  return services.map((service) => {
-    let node: protobuf.AnyNestedObject | undefined = descriptor?.root;
-    for (const part of service.split('.')) node = node && 'nested' in node ? node.nested?.[part] : undefined;
-    if (node && 'methods' in node) return Object.entries(node.methods as Record<string, protobuf.IMethod>).map(([method, m]) => shape(method, m));
-    parsed ??= loadProtoRoot(name, files, dir);
-    return parsed.lookupService(service).methodsArray.map((m) => shape(m.name, m));
-  });
 }
 
 /** Writes the descriptor `loadProtoRoot(name, files)` will use, and its kept codec sources (build time). */
@@ -125,6 +100,7 @@ export function writeProtoDescriptor(name: string, files: readonly string[], out
   const loadedRoot = protobuf.Root.fromJSON(descriptor.root);
   loadedRoot.resolveAll();
   descriptor.codecs = writeKeptCodecs(loadedRoot, codecsFileOf(outDir, name));
+  descriptor.methods = methodTypeClosures(loadedRoot);
   const out = join(outDir, `${name}.json`);
   writeFileSync(out, JSON.stringify(descriptor));
   return out;

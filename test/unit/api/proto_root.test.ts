@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONTAINERD_PROTO_FILES } from '../../../internal/api/containerd';
 import { CRI_PROTO_FILES, CRI_V1ALPHA2_PROTO_FILES } from '../../../internal/api/cri';
-import { loadProtoRoot, serviceMethods, writeProtoDescriptor } from '../../../internal/api/proto_root';
+import { CONVERSION_OPTIONS } from '../../../internal/api/grpc_definition';
+import { MethodRoots } from '../../../internal/api/method_roots';
+import { loadProtoRoot, writeProtoDescriptor } from '../../../internal/api/proto_root';
+import { sample } from './sample_message';
 import * as protobuf from 'protobufjs';
 
 describe('proto descriptors', () => {
@@ -45,20 +48,59 @@ describe('proto descriptors', () => {
     expect(loadProtoRoot('cri', CRI_PROTO_FILES, dir).lookupService('berth.admin.v1.Admin').name).toBe('Admin');
   });
 
-  it.each(['runtime.v1alpha2.RuntimeService', 'runtime.v1alpha2.ImageService'])(
-    'reads the methods of %s from the descriptor as the parsed root has them, and parses without one',
-    (service) => {
-      const parsed = loadProtoRoot('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, dir).lookupService(service); // no descriptor yet: parsed
-      const expected = parsed.methodsArray.map((m) => ({ name: m.name, requestStream: m.requestStream === true, responseStream: m.responseStream === true }));
-      expect(expected.length).toBeGreaterThanOrEqual(5);
-      expect(serviceMethods('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, [service], dir)).toEqual([expected]);
-      const out = writeProtoDescriptor('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, dir);
-      const written = JSON.parse(readFileSync(out, 'utf8')) as { root: { nested: Record<string, { nested: Record<string, { nested: Record<string, { methods: Record<string, unknown> }> }> }> } };
-      const [, , name] = service.split('.');
-      // Mark the descriptor: one method fewer, so reading it (and not parsing) is visible.
-      delete written.root.nested.runtime!.nested.v1alpha2!.nested[name!]!.methods[expected[0]!.name];
-      writeFileSync(out, JSON.stringify(written));
-      expect(serviceMethods('cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES, [service], dir)).toEqual([expected.slice(1)]);
-    },
-  );
+  it('gives no per-method types without a current descriptor (the server then builds whole roots)', () => {
+    expect(MethodRoots.open('cri', CRI_PROTO_FILES, dir)).toBeUndefined(); // none written
+    const out = writeProtoDescriptor('cri', CRI_PROTO_FILES, dir);
+    expect(MethodRoots.open('cri', CRI_PROTO_FILES, dir)).toBeDefined();
+    const written = JSON.parse(readFileSync(out, 'utf8')) as { source: string };
+    writeFileSync(out, JSON.stringify({ ...written, source: '0'.repeat(64) }));
+    expect(MethodRoots.open('cri', CRI_PROTO_FILES, dir)).toBeUndefined();
+  });
+
+  it('builds a method\'s types alone: the request of ListContainers has no pod types', () => {
+    writeProtoDescriptor('cri', CRI_PROTO_FILES, dir);
+    const roots = MethodRoots.open('cri', CRI_PROTO_FILES, dir)!;
+    const request = roots.messageType('runtime.v1.RuntimeService', 'ListContainers', 'request');
+    expect(request.fullName).toBe('.runtime.v1.ListContainersRequest');
+    expect(request.root.lookup('.runtime.v1.ContainerFilter')).not.toBeNull();
+    expect(request.root.lookup('.runtime.v1.ListContainersResponse')).toBeNull();
+    expect(request.root.lookup('.runtime.v1.PodSandboxConfig')).toBeNull();
+    expect(roots.messageType('runtime.v1.RuntimeService', 'ListContainers', 'request')).toBe(request); // built once
+    expect(() => roots.messageType('runtime.v1.RuntimeService', 'NoSuchMethod', 'request')).toThrow(/has no NoSuchMethod/);
+  });
+
+  it.each([
+    ['cri', CRI_PROTO_FILES],
+    ['cri-v1alpha2', CRI_V1ALPHA2_PROTO_FILES],
+  ] as const)('%s: every method\'s own types are the whole root\'s, byte for byte and as objects', (name, files) => {
+    const whole = loadProtoRoot(name, files, dir); // no descriptor yet: parsed
+    writeProtoDescriptor(name, files, dir);
+    const roots = MethodRoots.open(name, files, dir)!;
+    const services = whole.nestedArray.flatMap(function all(n): protobuf.Service[] {
+      if (n instanceof protobuf.Service) return [n];
+      return n instanceof protobuf.Namespace ? n.nestedArray.flatMap(all) : [];
+    });
+    let checked = 0;
+    for (const service of services) {
+      const serviceName = service.fullName.slice(1);
+      expect(roots.methods(serviceName)).toEqual(
+        service.methodsArray.map((m) => ({ name: m.name, requestStream: m.requestStream === true, responseStream: m.responseStream === true })),
+      );
+      for (const method of service.methodsArray) {
+        method.resolve();
+        for (const [which, wholeType] of [
+          ['request', method.resolvedRequestType!],
+          ['response', method.resolvedResponseType!],
+        ] as const) {
+          const own = roots.messageType(serviceName, method.name, which);
+          const value = sample(wholeType);
+          const bytes = Buffer.from(wholeType.encode(wholeType.fromObject(value)).finish());
+          expect({ method: method.name, which, bytes: Buffer.from(own.encode(own.fromObject(value)).finish()) }).toEqual({ method: method.name, which, bytes });
+          expect(own.toObject(own.decode(bytes), CONVERSION_OPTIONS)).toEqual(wholeType.toObject(wholeType.decode(bytes), CONVERSION_OPTIONS));
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+  });
 });
