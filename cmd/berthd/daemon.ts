@@ -3,11 +3,9 @@
 // forced shutdown after a grace period), closes the database and removes the socket.
 import * as grpc from '@grpc/grpc-js';
 import { chmodSync, mkdirSync } from 'node:fs';
-import * as net from 'node:net';
-import { routeConnection } from '../../internal/h2/connection_route';
 import { join } from 'node:path';
 import type { BerthConfig } from '../../internal/config/schema';
-import { unavailable, messageOf } from '../../internal/errdefs/errors';
+import { messageOf } from '../../internal/errdefs/errors';
 import { silentLogger, type Logger } from '../../internal/log/logger';
 import { MetadataDB } from '../../internal/metadata/db';
 import { createGrpcServer } from '../../internal/cri/server/grpc_server';
@@ -20,6 +18,7 @@ import { announceServing } from './serving_hook';
 import { recover } from '../../internal/cri/server/recover';
 import { reattachContainerIO } from '../../internal/cri/server/container_start';
 import { watchContainerExit } from '../../internal/cri/server/container_stop';
+import { EarlyListener } from './listener';
 import { claimSocketPath, removeSocketIfOurs, socketInode } from './socket';
 import { metrics } from '../../internal/metrics';
 import { startMetrics } from '../../internal/metrics/serve';
@@ -49,50 +48,6 @@ export interface Daemon {
 
 type Undo = () => void | Promise<void>;
 
-/** The accept loop's listener, and the connections it has not yet handed to grpc-js. */
-interface Bound {
-  listener: net.Server;
-  /** Connected, no request yet (connection_route.ts): grpc-js does not know them, so stop() closes them. */
-  undecided: Set<net.Socket>;
-}
-
-/**
- * Serves grpc-js over the unix socket through an accept loop of our own, so each connection that
- * needs the :authority fix of Go clients of the crictl 1.26 generation goes through it
- * (internal/h2/connection_route.ts). Resolves once listening.
- */
-function bind(server: grpc.Server, path: string): Promise<Bound> {
-  const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
-  const undecided = new Set<net.Socket>();
-  const listener = net.createServer({ allowHalfOpen: true }, (socket) =>
-    routeConnection(socket, (routed) => injector.injectConnection(routed), { undecided }),
-  );
-  // The socket is created by bind(2) with the process umask: create it 0600 from the start
-  // instead of leaving a window where others could connect. Only startup runs meanwhile.
-  const previous = process.umask(0o177);
-  return new Promise<Bound>((resolve, reject) => {
-    listener.once('error', (err) => {
-      process.umask(previous);
-      reject(unavailable(`address ${path}: cannot listen: ${messageOf(err)}`, err));
-    });
-    listener.listen(path, () => {
-      process.umask(previous);
-      resolve({ listener, undecided });
-    });
-  });
-}
-
-/**
- * Stops accepting and closes the connections that sent no request yet (nothing of theirs is lost;
- * grpc-js does not know them, and they would hold the listener open). Resolves once every connection
- * the listener accepted is closed; called again, it only waits for that.
- */
-function stopAccepting({ listener, undecided }: Bound): Promise<void> {
-  const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
-  for (const socket of undecided) socket.destroy();
-  return closed;
-}
-
 function shutdown(server: grpc.Server, graceMs: number, logger: Logger): Promise<void> {
   return new Promise((resolve) => {
     const force = setTimeout(() => {
@@ -112,7 +67,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
   const graceMs = opts.shutdownGraceMs ?? 10_000;
   const undo: Undo[] = [];
   let server: grpc.Server | undefined;
-  let bound: Bound | undefined;
+  let listening: EarlyListener | undefined;
   let db: MetadataDB | undefined;
   let inode: number | undefined;
 
@@ -142,6 +97,13 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       mkdirSync(config.root, { recursive: true, mode: 0o711 });
       undo.push(acquireRootLock(config.root));
       mkdirSync(config.state, { recursive: true, mode: 0o711 });
+      // Connections are accepted from here on and held until the server below exists.
+      const early = await EarlyListener.listen(config.address, logger);
+      listening = early;
+      undo.push(() => early.close());
+      chmodSync(config.address, 0o600);
+      inode = socketInode(config.address);
+      undo.push(() => removeSocketIfOurs(config.address, inode));
       // Before anything reports (recovery records exits): metrics on only when an address is set.
       if (config.metrics.address !== '') {
         const served = await startMetrics(config.metrics.address);
@@ -182,12 +144,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
         server = undefined;
       });
 
-      const served = await bind(grpcServer, config.address);
-      bound = served;
-      undo.push(() => stopAccepting(served));
-      chmodSync(config.address, 0o600);
-      inode = socketInode(config.address);
-      undo.push(() => removeSocketIfOurs(config.address, inode));
+      early.serve(grpcServer, grpc.ServerCredentials.createInsecure());
       phase('serverMs');
       phases.sinceExecMs = Math.round(process.uptime() * 1000);
       // CPU (user + system) since exec: steadier than the wall-clock phases on a busy node.
@@ -207,7 +164,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
     const began = performance.now();
     if (server) {
       // No new connections during the grace period; the undo step below waits for the close.
-      if (bound) void stopAccepting(bound);
+      if (listening) void listening.close();
       await shutdown(server, graceMs, logger);
     }
     const drainMs = Math.round(performance.now() - began);

@@ -74,7 +74,7 @@ async function main(): Promise<void> {
     logger.error('berthd failed to start', { error: messageOf(err) });
     fail(messageOf(err));
   }
-  // start() resolves once recovery is done and the socket accepts calls.
+  // start() resolves once recovery is done and the server answers calls.
   notifier.ready(`serving on ${config.address}`);
 
   let stopping = false;
