@@ -94,7 +94,11 @@ async function snapshotUsage(
   }
 }
 
-async function measure(rt: RuntimeDeps, stats: StatsCollector): Promise<FsFigure> {
+// Async as a whole, so a failure anywhere (opening /proc/self/mountinfo with no fd left, say) is
+// the measurement's rejection, never a throw out of the timer that started it.
+async function measure(svc: CriService): Promise<FsFigure> {
+  const rt = svc.rt;
+  const stats = statsCollector(svc);
   let at = Date.now();
   let usedBytes = 0;
   let inodesUsed = 0;
@@ -125,7 +129,7 @@ async function measure(rt: RuntimeDeps, stats: StatsCollector): Promise<FsFigure
 function measureAgain(svc: CriService, state: FigureState): Promise<FsFigure> {
   if (state.running) return state.running;
   const generation = state.generation;
-  const running = measure(svc.rt, statsCollector(svc)).then((figure) => {
+  const running = measure(svc).then((figure) => {
     if (state.generation === generation) state.last = { figure, measuredAt: Date.now() };
     return figure;
   });
