@@ -3,7 +3,7 @@
 // once the shim holds the write ends (after Create for an init process, after Start for an exec;
 // at the latest once the process exited) → done() resolves when the output ended → remove() on
 // delete. Any failure part way through undoes what was done.
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, unlinkSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -22,6 +22,21 @@ export interface TaskIOOptions {
   /** Ignored with a terminal: the pty merges stderr into stdout. */
   stderr?: boolean;
   terminal?: boolean;
+  /**
+   * The directory is shared by many processes' FIFOs (a container's exec processes, each under its
+   * own id): remove() unlinks this one's and leaves it. A directory of its own would cost an
+   * exec probe a mkdir and a recursive removal, the dearest of its file system calls.
+   */
+  sharedDir?: boolean;
+}
+
+/** Unlinks `path` if it is there. */
+function unlinkIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
 }
 
 export class TaskIO {
@@ -29,8 +44,9 @@ export class TaskIO {
   private readonly ended: Promise<void>;
 
   private constructor(
-    /** The directory holding this process's FIFOs; remove() deletes it. */
+    /** The directory holding this process's FIFOs; remove() deletes it unless it is shared. */
     readonly dir: string,
+    private readonly sharedDir: boolean,
     readonly paths: StdioPaths,
     readonly stdin: Writable | undefined,
     readonly stdout: Readable | undefined,
@@ -56,7 +72,7 @@ export class TaskIO {
     const want = { stdin: opts.stdin ?? false, stdout: opts.stdout ?? true, stderr: (opts.stderr ?? true) && !terminal };
     const undo: Array<() => void> = [];
     try {
-      if (mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined) {
+      if (mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined && !opts.sharedDir) {
         undo.push(() => rmSync(dir, { recursive: true, force: true }));
       }
       const paths: StdioPaths = { stdin: '', stdout: '', stderr: '', terminal };
@@ -64,7 +80,7 @@ export class TaskIO {
       const openReader = (name: 'stdout' | 'stderr'): Socket => {
         const path = join(dir, `${id}-${name}`);
         makeFifo(path);
-        undo.push(() => rmSync(path, { force: true }));
+        undo.push(() => unlinkIfThere(path));
         const reader = openFifoReader(path);
         undo.push(() => reader.destroy());
         const keeper = openFifoKeeper(path);
@@ -78,14 +94,14 @@ export class TaskIO {
         paths.stdin = join(dir, `${id}-stdin`);
         makeFifo(paths.stdin);
         const stdinPath = paths.stdin;
-        undo.push(() => rmSync(stdinPath, { force: true }));
+        undo.push(() => unlinkIfThere(stdinPath));
         stdin = openFifoWriter(paths.stdin);
         const opened = stdin;
         undo.push(() => opened.destroy());
       }
       const stdout = want.stdout ? openReader('stdout') : undefined;
       const stderr = want.stderr ? openReader('stderr') : undefined;
-      const io = new TaskIO(dir, paths, stdin, stdout, stderr);
+      const io = new TaskIO(dir, opts.sharedDir ?? false, paths, stdin, stdout, stderr);
       io.keepers = keepers;
       return io;
     } catch (err) {
@@ -114,7 +130,7 @@ export class TaskIO {
       const stdout = open(paths.stdout);
       const stderr = open(paths.stderr);
       const stdin = paths.stdin ? openFifoWriter(paths.stdin) : undefined;
-      return new TaskIO(dir, paths, stdin, stdout, stderr);
+      return new TaskIO(dir, false, paths, stdin, stdout, stderr);
     } catch (err) {
       for (const s of opened) s.destroy();
       throw err;
@@ -142,9 +158,13 @@ export class TaskIO {
     this.stderr?.destroy();
   }
 
-  /** close() plus removing the FIFOs and their directory. */
+  /** close() plus removing the FIFOs, and their directory unless it is shared. */
   remove(): void {
     this.close();
-    rmSync(this.dir, { recursive: true, force: true });
+    if (!this.sharedDir) {
+      rmSync(this.dir, { recursive: true, force: true });
+      return;
+    }
+    for (const path of [this.paths.stdin, this.paths.stdout, this.paths.stderr]) if (path) unlinkIfThere(path);
   }
 }

@@ -19,8 +19,12 @@ export function runningTask(rt: RuntimeDeps, containerId: string): { container: 
 
 export interface ExecSetup {
   execId: string;
-  /** Where this exec's FIFOs go (under the container's state dir, removed with it). */
+  /**
+   * Where this exec's FIFOs go: the container's exec dir (under its state dir, removed with it),
+   * shared by its exec processes, each naming its FIFOs after `fifoId`.
+   */
   dir: string;
+  fifoId: string;
   process: Process;
 }
 
@@ -31,7 +35,8 @@ export function execSetup(container: Container, cmd: readonly string[], terminal
   const execId = generateId();
   return {
     execId,
-    dir: join(container.metadata.stateDir, 'exec', execId.slice(0, 16)),
+    dir: join(container.metadata.stateDir, 'exec'),
+    fifoId: execId.slice(0, 16),
     process: { ...structuredClone(spec.process), args: [...cmd], terminal },
   };
 }

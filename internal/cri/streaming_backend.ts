@@ -1,7 +1,7 @@
 // The CRI side of the streaming server: exec through the container's shim (its process spec with
 // other args), attach to the container's own stdio, port-forward into the pod's netns.
 import { execSetup, runningTask } from './exec_process';
-import { closeSync, constants, openSync } from 'node:fs';
+import { closeSync, constants, openSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -51,14 +51,16 @@ export class ExecStdin {
     private readonly placeholder: number,
   ) {}
 
-  static create(dir: string): ExecStdin {
-    const path = join(dir, 'stdin');
+  /** Makes the FIFO at `path` (abandon() removes it) and opens our ends. */
+  static create(path: string): ExecStdin {
     makeFifo(path);
-    const placeholder = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    let placeholder: number | undefined;
     try {
+      placeholder = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
       return new ExecStdin(path, openSync(path, constants.O_WRONLY | constants.O_NONBLOCK), placeholder);
     } catch (err) {
-      closeSync(placeholder);
+      if (placeholder !== undefined) closeSync(placeholder);
+      rmSync(path, { force: true });
       throw err;
     }
   }
@@ -76,11 +78,12 @@ export class ExecStdin {
       .catch(() => undefined); // the process exited or never started
   }
 
-  /** Closes our ends, once the session is over. */
+  /** Closes our ends and removes the FIFO, once the session is over. */
   abandon(): void {
     closeSync(this.placeholder);
     if (this.socket) this.socket.destroy();
     else closeSync(this.fd);
+    rmSync(this.path, { force: true });
   }
 }
 
@@ -92,20 +95,21 @@ export class CriStreamingRuntime implements StreamingRuntime {
 
   async exec(opts: ExecOptions): Promise<{ exitCode: number }> {
     const { container, task } = runningTask(this.rt, opts.containerId);
-    const { execId, dir, process } = execSetup(container, opts.cmd, opts.tty);
+    const { execId, dir, fifoId, process } = execSetup(container, opts.cmd, opts.tty);
     const log = this.logger;
     log.debug('exec session', { containerId: container.id, execId, aborted: opts.signal.aborted });
-    const io = TaskIO.create(dir, 'exec', {
+    const io = TaskIO.create(dir, fifoId, {
       stdout: opts.stdout !== undefined,
       stderr: opts.stderr !== undefined && !opts.tty,
       terminal: opts.tty,
+      sharedDir: true,
     });
     let stdin: ExecStdin | undefined;
     let markStarted!: () => void;
     const started = new Promise<void>((resolve) => (markStarted = resolve));
     try {
       if (opts.stdin) {
-        stdin = ExecStdin.create(dir);
+        stdin = ExecStdin.create(join(dir, `${fifoId}-stdin`));
         stdin.forward(opts.stdin, started, () => task.closeStdin(execId));
       }
       if (opts.stdout && io.stdout) io.stdout.pipe(opts.stdout, { end: false });

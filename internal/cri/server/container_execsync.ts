@@ -51,8 +51,8 @@ export async function execSync(svc: CriService, req: ExecSyncRequest__Output): P
   const { container, task } = runningTask(svc.rt, req.container_id);
   const { id } = container;
   const timeoutSec = Math.max(0, Number(req.timeout) || 0);
-  const { execId, dir, process } = execSetup(container, req.cmd, false);
-  const io = TaskIO.create(dir, 'exec', { stdout: true, stderr: true });
+  const { execId, dir, fifoId, process } = execSetup(container, req.cmd, false);
+  const io = TaskIO.create(dir, fifoId, { stdout: true, stderr: true, sharedDir: true });
   try {
     const stdout = capture(io.stdout);
     const stderr = capture(io.stderr);

@@ -76,6 +76,9 @@ describe('CRI containers', () => {
     const slow = await callError(s.client.runtime.ExecSync({ container_id: id, cmd: ['sleep', '30'], timeout: '1' }));
     expect(slow.code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
     expect(slow.details).toMatch(/timeout 1s exceeded/);
+    // Each exec's FIFOs are gone once its call answered, the one that ran over too (the dir they
+    // share stays with the container).
+    expect(readdirSync(join(s.daemon.state, 'containers', id, 'exec'))).toEqual([]);
 
     expect(await listedStates()).toEqual([[id, 'CONTAINER_RUNNING']]);
 

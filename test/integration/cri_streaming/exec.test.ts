@@ -1,6 +1,8 @@
 // Exec through a real berthd (shim, runc, overlay, CNI) over SPDY v4 and WebSocket v5: the
 // Exec RPC hands out a URL and the client sees what crictl/kubectl users see.
 import { status as GrpcStatus } from '@grpc/grpc-js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ExecRequest } from '../../../internal/api/gen/runtime/v1/ExecRequest';
 import type { PodSandboxConfig } from '../../../internal/api/gen/runtime/v1/PodSandboxConfig';
 import { callError } from '../../harness/cri_client';
@@ -62,6 +64,8 @@ describe('exec into a real container', () => {
       const res = await streamExec(await execUrl({ cmd: ['cat'], stdin: true }), { transport, stdin: input });
       expect(res.stdout).toBe(input);
       expect(res.status?.status).toBe('Success');
+      // The session's FIFOs (stdin, stdout, stderr) went before its status was sent.
+      expect(readdirSync(join(s.daemon.state, 'containers', id, 'exec'))).toEqual([]);
     });
 
     it('ends the session of a process that stops reading its stdin early', async () => {

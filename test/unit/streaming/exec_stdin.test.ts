@@ -2,7 +2,7 @@
 // shim opens its read end (it does so in the background, maybe after the process started): with no
 // reader at all a write fails (EPIPE: under load the input past one pipe's worth, 64 KiB, was lost),
 // and a pipe with neither end open is freed by the kernel with what it held.
-import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,7 +53,7 @@ describe('exec stdin FIFO', () => {
 
   it('delivers more than a pipe holds to a reader that opens after the process started', async () => {
     const input = 'x'.repeat(200 * 1024);
-    stdin = ExecStdin.create(dir);
+    stdin = ExecStdin.create(join(dir, 'e1-stdin'));
     let closedStdin = false;
     stdin.forward(Readable.from([Buffer.from(input)]), Promise.resolve(), async () => {
       closedStdin = true;
@@ -64,8 +64,19 @@ describe('exec stdin FIFO', () => {
     expect(closedStdin).toBe(true);
   }, 20_000);
 
+  it('removes its FIFO when abandoned, leaving the directory and the FIFOs of other execs', async () => {
+    stdin = ExecStdin.create(join(dir, 'e1-stdin'));
+    const other = ExecStdin.create(join(dir, 'e2-stdin'));
+    expect(() => ExecStdin.create(join(dir, 'e1-stdin'))).toThrow(/File exists/);
+    stdin.abandon();
+    stdin = undefined;
+    expect(readdirSync(dir)).toEqual(['e2-stdin']);
+    other.abandon();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('keeps what the client sent and closed before the reader opened', async () => {
-    stdin = ExecStdin.create(dir);
+    stdin = ExecStdin.create(join(dir, 'e1-stdin'));
     const ourEndClosed = new Promise<void>((resolve) => stdin!.forward(Readable.from([Buffer.from('first\n')]), Promise.resolve(), async () => resolve()));
     await ourEndClosed; // CloseIO is only asked once our writer is closed
     expect(readLeftover(stdin.path)).toBe('first\n');
