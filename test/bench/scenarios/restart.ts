@@ -3,7 +3,9 @@
 // socket. Timed from the exec of the new process until it answers Version AND ListContainers
 // shows all 20 containers RUNNING (berthd serves only after its recovery; containerd's CRI may
 // serve earlier, so the listing is what makes the two comparable). `restarts` of each kind,
-// peers alternating. Afterwards the pods must still work (ExecSync `true`), then they are removed.
+// peers alternating. After each restart one ExecSync `true` (a kubelet's exec probe, the first call
+// of its kind into the new process, so what it loads on first use counts), into the pods in turn:
+// the pods still work through the restarted daemon. Then they are removed.
 // The load floor (load_floor.ts: bin/berthd --help) goes beside berth's exec-to-serving rows, and
 // the Node floor's SIGTERM-to-gone (node_floor.ts) beside the stop row, each with berthd's p50 above it.
 import type { CriClient } from '../../harness/cri_client';
@@ -63,10 +65,11 @@ async function startPeerPods(env: ScenarioEnv, peer: Peer, undos: PodsUndo[]): P
 }
 
 /**
- * One restart, timed; then the shims that served before must still be the same processes. Each
- * restart's figures also go to the log (and the report's notes): the rows give only p50 and max.
+ * One restart, timed; then the shims that served before must still be the same processes, and the
+ * first ExecSync is timed. Each restart's figures also go to the log (and the report's notes): the
+ * rows give only p50 and max.
  */
-async function restartOnce(env: ScenarioEnv, series: PeerSeries, state: PeerPods, signal: RestartSignal): Promise<void> {
+async function restartOnce(env: ScenarioEnv, series: PeerSeries, state: PeerPods, signal: RestartSignal, turn: number): Promise<void> {
   const { peer } = state;
   const timing = await peer.restart(signal, allRunning(state.containerIds));
   env.log(`restart: ${peer.name} ${signal}: old process gone after ${timing.stopMs.toFixed(1)} ms, serving after ${timing.serveMs.toFixed(0)} ms`);
@@ -74,16 +77,12 @@ async function restartOnce(env: ScenarioEnv, series: PeerSeries, state: PeerPods
   if (lost.length > 0) throw new Error(`${signal} restart: shim pid(s) ${lost.map((s) => s.pid).join(', ')} did not survive`);
   series.add(peer.name, `${signal} serve`, timing.serveMs);
   series.add(peer.name, `${signal} stop`, timing.stopMs);
-}
-
-/** ExecSync `true` into one container: the pods still work through the restarted daemon. */
-async function execAfterRestarts(series: PeerSeries, state: PeerPods): Promise<void> {
-  const containerId = state.pods[0]!.containerId!;
+  const containerId = state.pods[turn % state.pods.length]!.containerId!;
   const { value: res, ms } = await timed(() =>
-    state.peer.cri.runtime.ExecSync({ container_id: containerId, cmd: ['true'], timeout: '10' }, deadline()),
+    peer.cri.runtime.ExecSync({ container_id: containerId, cmd: ['true'], timeout: '10' }, deadline()),
   );
-  if (res.exit_code !== 0) throw new Error(`ExecSync true in ${containerId} after restarts: exit code ${res.exit_code}`);
-  series.add(state.peer.name, 'exec', ms);
+  if (res.exit_code !== 0) throw new Error(`ExecSync true in ${containerId} after a ${signal} restart: exit code ${res.exit_code}`);
+  series.add(peer.name, 'exec', ms);
 }
 
 async function run(env: ScenarioEnv): Promise<Row[]> {
@@ -106,14 +105,10 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
         for (const state of alternating(ready, turn)) {
           if (env.ctx.aborted()) throw new Aborted();
           if (series.failed(state.peer.name)) continue;
-          await restartOnce(env, series, state, signal).catch(failed(state.peer, `${signal} restart ${round + 1}`));
+          await restartOnce(env, series, state, signal, turn).catch(failed(state.peer, `${signal} restart ${round + 1}`));
         }
       }
       env.log(`restart: ${env.restarts} ${signal} restarts done`);
-    }
-    for (const state of ready) {
-      if (series.failed(state.peer.name)) continue;
-      await execAfterRestarts(series, state).catch(failed(state.peer, 'ExecSync after restarts'));
     }
   } finally {
     // Pods out through CRI (the restarted daemons), newest first.
@@ -133,7 +128,8 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
     ...withFloor(stop, stopFloor, 'SIGTERM -> old process gone above the Node floor (containerd: all)'),
     ...servingRows(series, 'SIGKILL', ready20, floor),
     series.row('restart', `SIGKILL -> exec to ${ready20} (max)`, 'ms', 'SIGKILL serve', max),
-    series.row('restart', 'ExecSync true after restarts', 'ms', 'exec', p50),
+    series.row('restart', 'first ExecSync true after a restart (p50)', 'ms', 'exec', p50),
+    series.row('restart', 'first ExecSync true after a restart (max)', 'ms', 'exec', max),
   ];
 }
 
