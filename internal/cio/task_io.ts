@@ -3,7 +3,7 @@
 // once the shim holds the write ends (after Create for an init process, after Start for an exec;
 // at the latest once the process exited) → done() resolves when the output ended → remove() on
 // delete. Any failure part way through undoes what was done.
-import { mkdirSync, rmSync, unlinkSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -28,15 +28,6 @@ export interface TaskIOOptions {
    * exec probe a mkdir and a recursive removal, the dearest of its file system calls.
    */
   sharedDir?: boolean;
-}
-
-/** Unlinks `path` if it is there. */
-function unlinkIfThere(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
 }
 
 export class TaskIO {
@@ -80,7 +71,7 @@ export class TaskIO {
       const openReader = (name: 'stdout' | 'stderr'): Socket => {
         const path = join(dir, `${id}-${name}`);
         makeFifo(path);
-        undo.push(() => unlinkIfThere(path));
+        undo.push(() => rmSync(path, { force: true }));
         const reader = openFifoReader(path);
         undo.push(() => reader.destroy());
         const keeper = openFifoKeeper(path);
@@ -94,7 +85,7 @@ export class TaskIO {
         paths.stdin = join(dir, `${id}-stdin`);
         makeFifo(paths.stdin);
         const stdinPath = paths.stdin;
-        undo.push(() => unlinkIfThere(stdinPath));
+        undo.push(() => rmSync(stdinPath, { force: true }));
         stdin = openFifoWriter(paths.stdin);
         const opened = stdin;
         undo.push(() => opened.destroy());
@@ -165,6 +156,6 @@ export class TaskIO {
       rmSync(this.dir, { recursive: true, force: true });
       return;
     }
-    for (const path of [this.paths.stdin, this.paths.stdout, this.paths.stderr]) if (path) unlinkIfThere(path);
+    for (const path of [this.paths.stdin, this.paths.stdout, this.paths.stderr]) if (path) rmSync(path, { force: true });
   }
 }
