@@ -18,7 +18,10 @@ const protobufjsVersion = (require('protobufjs/package.json') as { version: stri
 interface KeptFunction {
   /** Names of the scope util.codegen was finished with (e.g. Writer, types, util). */
   k: string[];
-  /** "return function name(params){...}". */
+  /**
+   * "return (function name(params){...})": parenthesized, so V8 compiles the function with the
+   * factory (PIFE) instead of pre-parsing it then parsing it again at its first call.
+   */
   s: string;
 }
 
@@ -93,7 +96,7 @@ function generatedSources(type: protobuf.Type): KeptType {
         return appender;
       }
       if (role in kept) throw new Error(`${type.fullName}: util.codegen made a second ${role}`);
-      kept[role] = { k: Object.keys(formatOrScope ?? {}), s: `return ${real.toString()}` };
+      kept[role] = { k: Object.keys(formatOrScope ?? {}), s: `return (${real.toString()})` };
       return real(formatOrScope);
     };
     return appender;
