@@ -44,6 +44,13 @@ export interface Daemon {
   readonly config: BerthConfig;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * For a process about to exit while start() still runs (a SIGTERM during recovery, which may wait
+   * on a shim for seconds): removes what start() made so far that would outlive the process (the
+   * socket files, the root lock) and closes the database. Everything else is left as a crash leaves
+   * it, which the next start recovers from.
+   */
+  abandonStart(): void;
 }
 
 type Undo = () => void | Promise<void>;
@@ -66,6 +73,8 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
   const logger = opts.logger ?? silentLogger;
   const graceMs = opts.shutdownGraceMs ?? 10_000;
   const undo: Undo[] = [];
+  /** The undo steps of what outlives the process, for abandonStart(). */
+  const outliving: (() => void)[] = [];
   let server: grpc.Server | undefined;
   let listening: EarlyListener | undefined;
   let db: MetadataDB | undefined;
@@ -95,7 +104,9 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       // First: a second daemon on a live socket must leave the first one's files and DB alone.
       await claimSocketPath(config.address);
       mkdirSync(config.root, { recursive: true, mode: 0o711 });
-      undo.push(acquireRootLock(config.root));
+      const releaseLock = acquireRootLock(config.root);
+      undo.push(releaseLock);
+      outliving.push(releaseLock);
       mkdirSync(config.state, { recursive: true, mode: 0o711 });
       // Connections are accepted from here on and held until the server below exists.
       const early = await EarlyListener.listen(config.address, logger);
@@ -103,7 +114,9 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       undo.push(() => early.close());
       chmodSync(config.address, 0o600);
       inode = socketInode(config.address);
-      undo.push(() => removeSocketIfOurs(config.address, inode));
+      const removeSocket = () => removeSocketIfOurs(config.address, inode);
+      undo.push(removeSocket);
+      outliving.push(removeSocket);
       // Before anything reports (recovery records exits): metrics on only when an address is set.
       if (config.metrics.address !== '') {
         const served = await startMetrics(config.metrics.address);
@@ -121,6 +134,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
 
       const built = await buildRuntimeDeps(config, openDb, logger);
       undo.push(() => (opts.exitAfterStop ? built.removeFiles() : built.close()));
+      outliving.push(() => built.removeFiles());
       const runtime = built.deps;
       phase('subsystemsMs');
       const svc = new CriService({
@@ -174,5 +188,21 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
     logger.info('berthd stopped', { address: config.address, drainMs, undoMs });
   }
 
-  return { config, start, stop };
+  function abandonStart(): void {
+    for (const step of outliving.reverse()) {
+      try {
+        step();
+      } catch (err) {
+        logger.error('cleanup step failed', { error: messageOf(err) });
+      }
+    }
+    outliving.length = 0;
+    try {
+      db?.close();
+    } catch (err) {
+      logger.error('closing the database failed', { error: messageOf(err) });
+    }
+  }
+
+  return { config, start, stop, abandonStart };
 }

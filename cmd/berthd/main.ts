@@ -68,15 +68,7 @@ async function main(): Promise<void> {
   const notifier = systemdNotifier(logger);
   // Every way out of main after stop() is process.exit (see onSignal).
   const daemon = createDaemon(config, { logger, exitAfterStop: true });
-  try {
-    await daemon.start();
-  } catch (err) {
-    logger.error('berthd failed to start', { error: messageOf(err) });
-    fail(messageOf(err));
-  }
-  // start() resolves once recovery is done and the server answers calls.
-  notifier.ready(`serving on ${config.address}`);
-
+  let serving = false;
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -84,8 +76,14 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    logger.info('stopping', { signal });
+    logger.info('stopping', { signal, duringStartUp: !serving });
     notifier.stopping();
+    if (!serving) {
+      // Recovery may be waiting on a shim: leave now rather than after it, as a crash would, but
+      // without the socket files and root lock a crash leaves behind.
+      daemon.abandonStart();
+      process.exit(0);
+    }
     daemon.stop().then(
       () => process.exit(0),
       (err: unknown) => {
@@ -94,8 +92,18 @@ async function main(): Promise<void> {
       },
     );
   };
+  // From before start(): Node's default action would end the process with its socket file left.
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  try {
+    await daemon.start();
+  } catch (err) {
+    logger.error('berthd failed to start', { error: messageOf(err) });
+    fail(messageOf(err));
+  }
+  serving = true;
+  // start() resolves once recovery is done and the server answers calls.
+  notifier.ready(`serving on ${config.address}`);
   injectFaultFromEnv();
 }
 

@@ -1,0 +1,91 @@
+// A SIGTERM while berthd is still starting (listening already, recovery waiting on a shim) ends it at
+// once and cleanly: exit status 0, no socket files and no root lock left behind (Node's default action
+// for the signal left them, as a crash does), and the next start recovers the pod as after a crash.
+// The pod's shim is stopped (SIGSTOP) while berthd starts, so recovery cannot end before the signal.
+import { existsSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { createBerthEnv, SLEEPER, type BerthEnv } from './berth_env';
+
+jest.setTimeout(300_000);
+
+/** Polls until `done()` (a guard against hanging, not a timing assert). */
+async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
+  const giveUp = Date.now() + 60_000;
+  while (!(await done())) {
+    if (Date.now() > giveUp) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function accepts(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = connect(socket);
+    sock.once('connect', () => {
+      sock.destroy();
+      resolve(true);
+    });
+    sock.once('error', () => resolve(false));
+  });
+}
+
+function parentPid(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+describe('a signal while berthd starts', () => {
+  let env: BerthEnv;
+  let stoppedShim: number | undefined;
+
+  afterAll(async () => {
+    if (stoppedShim !== undefined) process.kill(stoppedShim, 'SIGCONT');
+    await env?.close();
+  });
+
+  it('ends it at once, leaving no socket files or root lock; the next start recovers the pod', async () => {
+    env = await createBerthEnv();
+    await env.start();
+    const { podId, config } = await env.runPod('signal-during-start');
+    const id = await env.create(podId, config, 'app', SLEEPER);
+    await env.client.runtime.StartContainer({ container_id: id });
+    const verbose = await env.client.runtime.ContainerStatus({ container_id: id, verbose: true });
+    const shim = parentPid((JSON.parse(verbose.info.info!) as { pid: number }).pid);
+    expect(readFileSync(`/proc/${shim}/cmdline`, 'utf8')).toContain('containerd-shim-runc-v2');
+    const { socket, root } = env.host();
+    const lock = join(root, 'berthd.lock');
+
+    await env.daemon.kill();
+    env.client.close();
+    process.kill(shim, 'SIGSTOP');
+    stoppedShim = shim;
+
+    const starting = env.start();
+    const outcome = starting.then(
+      () => 'served',
+      (err: Error) => err.message,
+    );
+    // Listening on both sockets (the crash left the events socket's file, refusing until the new
+    // berthd listens on it, just before recovery), and recovery held by the stopped shim (its State
+    // gives up only after 10 s).
+    await until('berthd to accept connections', async () => (await accepts(socket)) && accepts(`${socket}.ttrpc`));
+    const pid = Number(readFileSync(lock, 'utf8').trim());
+    process.kill(pid, 'SIGTERM');
+    // The harness reports how berthd exited before serving.
+    const message = await outcome;
+    expect(message).toContain('berthd exited ({"code":0,"signal":null}) before serving');
+    expect(message).toContain('"duringStartUp":true');
+    expect(existsSync(`/proc/${shim}`) && stoppedShim).toBe(shim); // it did not wait for the shim
+    expect({ socket: existsSync(socket), ttrpc: existsSync(`${socket}.ttrpc`), lock: existsSync(lock) }).toEqual({
+      socket: false,
+      ttrpc: false,
+      lock: false,
+    });
+
+    process.kill(shim, 'SIGCONT');
+    stoppedShim = undefined;
+    await env.start();
+    const status = (await env.client.runtime.ContainerStatus({ container_id: id })).status!;
+    expect(status.state).toBe('CONTAINER_RUNNING');
+  });
+});
