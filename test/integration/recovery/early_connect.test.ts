@@ -4,41 +4,15 @@
 // before recovery. The pod's shim is stopped (SIGSTOP) while berthd starts, so recovery cannot end
 // until the test lets it continue.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { criClient } from '../../harness/cri_client';
+import { accepts, parentPid, until } from './probes';
 import { createBerthEnv, type BerthEnv } from './berth_env';
 
 jest.setTimeout(300_000);
 
 /** Waits for /trigger/go (made after berthd is killed), then exits 7. */
 const EXITS_ON_TRIGGER = ['sh', '-c', 'while [ ! -e /trigger/go ]; do sleep 0.1; done; exit 7'];
-
-/** Polls until `done()` (a guard against hanging, not a timing assert). */
-async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
-  const giveUp = Date.now() + 60_000;
-  while (!(await done())) {
-    if (Date.now() > giveUp) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-function accepts(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = connect(socket);
-    sock.once('connect', () => {
-      sock.destroy();
-      resolve(true);
-    });
-    sock.once('error', () => resolve(false));
-  });
-}
-
-function parentPid(pid: number): number {
-  // Fields after the command's closing parenthesis: state, ppid, ...
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-}
 
 describe('a client connecting while berthd recovers', () => {
   let env: BerthEnv;

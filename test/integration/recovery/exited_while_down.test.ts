@@ -4,6 +4,7 @@
 // shims publish to is 0600 even when berthd runs under umask 0.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { until } from './probes';
 import { createBerthEnv, type BerthEnv } from './berth_env';
 
 jest.setTimeout(300_000);
@@ -19,15 +20,6 @@ const EXITS_ON_TRIGGER = [
 function loggedLines(logPath: string): string[] {
   if (!existsSync(logPath)) return [];
   return [...readFileSync(logPath, 'utf8').matchAll(/ stdout F (line \d+)\n/g)].map((m) => m[1]!);
-}
-
-/** Polls until `done()` (a guard against hanging, not a timing assert). */
-async function until(what: string, done: () => boolean): Promise<void> {
-  const giveUp = Date.now() + 60_000;
-  while (!done()) {
-    if (Date.now() > giveUp) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('a container that exited while berthd was down', () => {

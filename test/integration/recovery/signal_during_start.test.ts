@@ -3,36 +3,11 @@
 // for the signal left them, as a crash does), and the next start recovers the pod as after a crash.
 // The pod's shim is stopped (SIGSTOP) while berthd starts, so recovery cannot end before the signal.
 import { existsSync, readFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
+import { accepts, parentPid, until } from './probes';
 import { createBerthEnv, SLEEPER, type BerthEnv } from './berth_env';
 
 jest.setTimeout(300_000);
-
-/** Polls until `done()` (a guard against hanging, not a timing assert). */
-async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
-  const giveUp = Date.now() + 60_000;
-  while (!(await done())) {
-    if (Date.now() > giveUp) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-function accepts(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = connect(socket);
-    sock.once('connect', () => {
-      sock.destroy();
-      resolve(true);
-    });
-    sock.once('error', () => resolve(false));
-  });
-}
-
-function parentPid(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-}
 
 describe('a signal while berthd starts', () => {
   let env: BerthEnv;
