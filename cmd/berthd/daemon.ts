@@ -189,14 +189,13 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
   }
 
   function abandonStart(): void {
-    for (const step of outliving.reverse()) {
+    for (const step of outliving.splice(0).reverse()) {
       try {
         step();
       } catch (err) {
         logger.error('cleanup step failed', { error: messageOf(err) });
       }
     }
-    outliving.length = 0;
     try {
       db?.close();
     } catch (err) {

@@ -30,6 +30,11 @@ export interface TaskIOOptions {
   sharedDir?: boolean;
 }
 
+/** Where create() makes process `id`'s FIFO `name` in `dir` (and where attach() finds it again). */
+export function fifoPath(dir: string, id: string, name: 'stdin' | 'stdout' | 'stderr'): string {
+  return join(dir, `${id}-${name}`);
+}
+
 export class TaskIO {
   private keepers: number[] = [];
   private readonly ended: Promise<void>;
@@ -69,7 +74,7 @@ export class TaskIO {
       const paths: StdioPaths = { stdin: '', stdout: '', stderr: '', terminal };
       const keepers: number[] = [];
       const openReader = (name: 'stdout' | 'stderr'): Socket => {
-        const path = join(dir, `${id}-${name}`);
+        const path = fifoPath(dir, id, name);
         makeFifo(path);
         undo.push(() => rmSync(path, { force: true }));
         const reader = openFifoReader(path);
@@ -82,7 +87,7 @@ export class TaskIO {
       };
       let stdin: Socket | undefined;
       if (want.stdin) {
-        paths.stdin = join(dir, `${id}-stdin`);
+        paths.stdin = fifoPath(dir, id, 'stdin');
         makeFifo(paths.stdin);
         const stdinPath = paths.stdin;
         undo.push(() => rmSync(stdinPath, { force: true }));

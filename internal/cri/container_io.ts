@@ -4,9 +4,8 @@
 //
 // FIFOs are made at StartContainer, not CreateContainer as containerd does: a created container
 // then owns no open file descriptors, and a start that fails has exactly one place to undo them.
-import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { TaskIO, type StdioPaths } from '../cio/task_io';
+import { fifoPath, TaskIO, type StdioPaths } from '../cio/task_io';
 import { failedPrecondition, messageOf } from '../errdefs/errors';
 import { silentLogger, type Logger } from '../log/logger';
 import { CriLogFile, redirectToLog, type LogStream } from './io/log_writer';
@@ -75,11 +74,10 @@ export class ContainerIO {
    * `<dir>/<id>-stdout` ...) and resumes copying into the log, appending.
    */
   static attach(opts: ContainerIOOptions): ContainerIO {
-    const path = (name: string) => join(opts.dir, `${opts.id}-${name}`);
     const paths: StdioPaths = {
-      stdin: opts.stdin ? path('stdin') : '',
-      stdout: path('stdout'),
-      stderr: opts.tty ? '' : path('stderr'),
+      stdin: opts.stdin ? fifoPath(opts.dir, opts.id, 'stdin') : '',
+      stdout: fifoPath(opts.dir, opts.id, 'stdout'),
+      stderr: opts.tty ? '' : fifoPath(opts.dir, opts.id, 'stderr'),
       terminal: opts.tty,
     };
     const io = TaskIO.attach(opts.dir, paths);

@@ -3,10 +3,9 @@
 import { execSetup, runningTask } from './exec_process';
 import { closeSync, constants, openSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { makeFifo } from '../cio/fifo';
-import { TaskIO } from '../cio/task_io';
+import { fifoPath, TaskIO } from '../cio/task_io';
 import { failedPrecondition } from '../errdefs/errors';
 import { containerIOs } from './container_io';
 import { portForwardInNetns, type AttachOptions, type ExecOptions, type PortForwardOptions, type StreamingRuntime } from './streaming';
@@ -109,7 +108,7 @@ export class CriStreamingRuntime implements StreamingRuntime {
     const started = new Promise<void>((resolve) => (markStarted = resolve));
     try {
       if (opts.stdin) {
-        stdin = ExecStdin.create(join(dir, `${fifoId}-stdin`));
+        stdin = ExecStdin.create(fifoPath(dir, fifoId, 'stdin'));
         stdin.forward(opts.stdin, started, () => task.closeStdin(execId));
       }
       if (opts.stdout && io.stdout) io.stdout.pipe(opts.stdout, { end: false });

@@ -10,6 +10,8 @@ export function quantile(samples: readonly number[], q: number): number {
 
 export const p50 = (samples: readonly number[]): number => quantile(samples, 0.5);
 export const p99 = (samples: readonly number[]): number => quantile(samples, 0.99);
+/** A figure measured once (a wall time, a CPU total): its one sample. */
+export const only = (samples: readonly number[]): number => samples[0]!;
 
 /** Milliseconds since `start` (a process.hrtime.bigint() reading). */
 export function msSince(start: bigint): number {

@@ -7,7 +7,7 @@ import { removePod, startPod, type PodRef } from '../pods';
 import type { Peer } from '../peers/peer';
 import { cpuSeconds } from '../procs';
 import type { Row } from '../report';
-import { p50, p99, timed } from '../stats';
+import { only, p50, p99, timed } from '../stats';
 import { alternating, PeerSeries, type Scenario, type ScenarioEnv } from './scenario';
 
 const RPC_DEADLINE_MS = 30_000;
@@ -64,7 +64,6 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
       if (pod) await removePod(peer, pod).catch((err: unknown) => env.log(`exec: removing ${peer.name}'s pod: ${String(err)}`));
     }
   }
-  const only = (samples: number[]) => samples[0]!;
   return [
     series.row('exec', 'ExecSync true p50', 'ms', 'ExecSync', p50),
     series.row('exec', 'ExecSync true p99', 'ms', 'ExecSync', p99),

@@ -9,6 +9,7 @@ import { removePods, startPod, type PodRef } from '../pods';
 import type { Peer } from '../peers/peer';
 import { rssKiB } from '../procs';
 import { cellFromError, value, type Cell, type Row } from '../report';
+import { only } from '../stats';
 import { PeerSeries, type Scenario, type ScenarioEnv } from './scenario';
 
 export const MEMORY_PODS = 20;
@@ -76,7 +77,6 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
     floor = cellFromError(err);
     env.log(`memory: ${(err as Error).message}`);
   }
-  const only = (samples: number[]) => samples[0]!;
   const idle = idleSeries.row('memory', 'RSS idle, daemon', 'MiB', 'idle', only);
   return [
     idle,

@@ -20,7 +20,7 @@ import { cpuSeconds } from '../procs';
 import { value, type Cell, type Row } from '../report';
 import { GrpcFloor } from '../grpc_floor';
 import { querySchedule, runQueries, QUERY_FIGURES, type Answer, type Query, type QueryFigure } from '../scale_queries';
-import { msSince, p50, p99 } from '../stats';
+import { msSince, only, p50, p99 } from '../stats';
 import { measureRss } from './memory';
 import { allRunning } from './restart';
 import type { RestartSignal } from '../peers/daemon_process';
@@ -276,7 +276,6 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
     await runPeer(env, peer, series);
   }
   const n = env.scalePods;
-  const only = (samples: number[]) => samples[0]!;
   const s = series;
   return [
     s.start.row('scale', `start ${n} pods (${PODS_IN_FLIGHT} in flight), wall`, 'ms', 'wall', only),

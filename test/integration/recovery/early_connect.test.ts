@@ -3,10 +3,10 @@
 // reconnects its shims (a kubelet is not refused into its reconnect backoff), and answers no call
 // before recovery. The pod's shim is stopped (SIGSTOP) while berthd starts, so recovery cannot end
 // until the test lets it continue.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { criClient } from '../../harness/cri_client';
-import { accepts, parentPid, until } from './probes';
+import { accepts, processAndShim, until } from './probes';
 import { createBerthEnv, type BerthEnv } from './berth_env';
 
 jest.setTimeout(300_000);
@@ -33,10 +33,7 @@ describe('a client connecting while berthd recovers', () => {
       mounts: [{ container_path: '/trigger', host_path: trigger, readonly: true }],
     });
     await env.client.runtime.StartContainer({ container_id: id });
-    const verbose = await env.client.runtime.ContainerStatus({ container_id: id, verbose: true });
-    const pid = (JSON.parse(verbose.info.info!) as { pid: number }).pid;
-    const shim = parentPid(pid);
-    expect(readFileSync(`/proc/${shim}/cmdline`, 'utf8')).toContain('containerd-shim-runc-v2');
+    const { pid, shim } = await processAndShim(env.client, id);
 
     await env.daemon.kill();
     env.client.close();

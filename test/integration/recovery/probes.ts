@@ -1,7 +1,8 @@
 // Small probes the recovery suites share: polling for a condition, whether a unix socket accepts a
-// connection, and a process's parent (a container process's shim).
+// connection, and a running container's process and shim.
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import type { CriClient } from '../../harness/cri_client';
 
 /** Polls until `done()` (a guard against hanging, not a timing assert). */
 export async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
@@ -25,7 +26,17 @@ export function accepts(socket: string): Promise<boolean> {
 }
 
 /** The parent PID of `pid`, from /proc (fields after the command's closing parenthesis: state, ppid, ...). */
-export function parentPid(pid: number): number {
+function parentPid(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+/** The PID of running container `id` (from its verbose status) and of its shim, its parent; throws unless that is containerd-shim-runc-v2. */
+export async function processAndShim(client: CriClient, id: string): Promise<{ pid: number; shim: number }> {
+  const verbose = await client.runtime.ContainerStatus({ container_id: id, verbose: true });
+  const pid = (JSON.parse(verbose.info.info!) as { pid: number }).pid;
+  const shim = parentPid(pid);
+  const cmdline = readFileSync(`/proc/${shim}/cmdline`, 'utf8');
+  if (!cmdline.includes('containerd-shim-runc-v2')) throw new Error(`the parent of container process ${pid} is not its shim: ${cmdline}`);
+  return { pid, shim };
 }

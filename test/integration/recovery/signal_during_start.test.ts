@@ -4,7 +4,7 @@
 // The pod's shim is stopped (SIGSTOP) while berthd starts, so recovery cannot end before the signal.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { accepts, parentPid, until } from './probes';
+import { accepts, processAndShim, until } from './probes';
 import { createBerthEnv, SLEEPER, type BerthEnv } from './berth_env';
 
 jest.setTimeout(300_000);
@@ -24,9 +24,7 @@ describe('a signal while berthd starts', () => {
     const { podId, config } = await env.runPod('signal-during-start');
     const id = await env.create(podId, config, 'app', SLEEPER);
     await env.client.runtime.StartContainer({ container_id: id });
-    const verbose = await env.client.runtime.ContainerStatus({ container_id: id, verbose: true });
-    const shim = parentPid((JSON.parse(verbose.info.info!) as { pid: number }).pid);
-    expect(readFileSync(`/proc/${shim}/cmdline`, 'utf8')).toContain('containerd-shim-runc-v2');
+    const { shim } = await processAndShim(env.client, id);
     const { socket, root } = env.host();
     const lock = join(root, 'berthd.lock');
 
