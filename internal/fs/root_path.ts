@@ -34,7 +34,8 @@ export type Lookup =
 
 function lstatOrAbsent(path: string): Stats | undefined {
   try {
-    return lstatSync(path);
+    // No exception for ENOENT, the common answer in upper layers: building one costs more than the lstat.
+    return lstatSync(path, { throwIfNoEntry: false });
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;

@@ -6,6 +6,7 @@ import { notFound, invalidArgument } from '../errdefs/errors';
 import { silentLogger, type Logger } from '../log/logger';
 import type { MetadataDB } from '../metadata/db';
 import { groupById, toCriImage, type CriImage } from './cri_view';
+import { GenerationCache } from './generation_cache';
 import { collectGarbage } from './gc';
 import { importArchive, type ImportOptions } from './import';
 import { Puller, type PullOptions } from './pull/pull';
@@ -33,12 +34,15 @@ export class ImageService {
   private readonly logger: Logger;
   private readonly puller: Puller;
   private readonly resolvedByTarget = new Map<string, Promise<ResolvedImage>>();
-  /** CRI views by full image ID, as of store generation `viewsGeneration` (ContainerStatus asks for one per call). */
-  private readonly views = new Map<string, Promise<CriImage>>();
-  private viewsGeneration = -1;
+  /** CRI views by full image ID until the records change (ContainerStatus asks for one per call). */
+  private readonly views: GenerationCache<Promise<CriImage>>;
+  /** recordsFor's answers that found an image (every CRI call naming an image asks, some twice). */
+  private readonly recordsByRef: GenerationCache<readonly ImageRecord[]>;
 
   constructor(opts: ImageServiceOptions) {
     this.store = new ImageStore(opts.db);
+    this.views = new GenerationCache(() => this.store.generation);
+    this.recordsByRef = new GenerationCache(() => this.store.generation);
     this.content = opts.content;
     this.platform = opts.platform ?? hostPlatform();
     this.logger = opts.logger ?? silentLogger;
@@ -69,16 +73,10 @@ export class ImageService {
 
   /** get() of a full ID, kept until the image records change; the map holds only images that exist. */
   private viewById(id: string): Promise<CriImage> {
-    if (this.viewsGeneration !== this.store.generation) {
-      this.views.clear();
-      this.viewsGeneration = this.store.generation;
-    }
     let view = this.views.get(id);
     if (view === undefined) {
       const made = this.lookup(id);
-      made.catch(() => {
-        if (this.views.get(id) === made) this.views.delete(id);
-      });
+      made.catch(() => this.views.delete(id, made));
       this.views.set(id, made);
       view = made;
     }
@@ -135,10 +133,21 @@ export class ImageService {
     return collectGarbage(this.content, this.store);
   }
 
-  private recordsFor(refOrId: string): ImageRecord[] {
+  private recordsFor(refOrId: string): readonly ImageRecord[] {
+    let records = this.recordsByRef.get(refOrId);
+    if (records === undefined) {
+      // Frozen: every later caller gets these same objects.
+      records = Object.freeze(this.findRecords(refOrId).map((r) => Object.freeze(r)));
+      if (records.length > 0) this.recordsByRef.set(refOrId, records);
+    }
+    return records;
+  }
+
+  private findRecords(refOrId: string): ImageRecord[] {
     if (refOrId === '') throw invalidArgument('image reference is empty');
     const hex = /^(?:sha256:)?([a-f0-9]{1,64})$/.exec(refOrId)?.[1];
-    if (hex !== undefined && (refOrId.startsWith('sha256:') || hex.length === 64)) {
+    if (hex?.length === 64) return this.store.listByConfig(`sha256:${hex}`); // a full ID: no prefix scan
+    if (hex !== undefined && refOrId.startsWith('sha256:')) {
       const ids = this.store.idsWithPrefix(hex);
       if (ids.length > 1) throw invalidArgument(`image ID prefix ${JSON.stringify(refOrId)} is ambiguous`);
       return ids.length === 1 ? this.store.listByConfig(ids[0]) : [];

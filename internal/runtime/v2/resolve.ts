@@ -14,7 +14,9 @@ export function shimBinaryName(runtime: string): string | undefined {
 
 function isExecutableFile(path: string): boolean {
   try {
-    if (!statSync(path).isFile()) return false;
+    // No exception for the common miss (a PATH directory without the binary): building one costs
+    // more than the stat itself, and every task creation searches PATH.
+    if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return false;
     accessSync(path, constants.X_OK);
     return true;
   } catch {
@@ -41,4 +43,23 @@ export function resolveShimBinary(runtime: string, searchPath = process.env.PATH
     if (isExecutableFile(candidate)) return resolvePath(candidate);
   }
   throw notFound(`runtime ${JSON.stringify(runtime)}: binary ${JSON.stringify(name)} not installed (searched PATH)`);
+}
+
+/**
+ * resolveShimBinary with the answer kept per runtime name and search path, as containerd's shim
+ * manager keeps it (resolveRuntimePath): a kept path is used while it is still an executable file,
+ * else looked up again.
+ */
+export class ShimBinaryResolver {
+  private readonly resolved = new Map<string, string>();
+
+  constructor(private readonly searchPath = process.env.PATH ?? '') {}
+
+  resolve(runtime: string): string {
+    const kept = this.resolved.get(runtime);
+    if (kept !== undefined && isExecutableFile(kept)) return kept;
+    const binary = resolveShimBinary(runtime, this.searchPath);
+    this.resolved.set(runtime, binary);
+    return binary;
+  }
 }

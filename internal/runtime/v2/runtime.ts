@@ -11,7 +11,7 @@ import { dateToTimestamp } from '../../events/types';
 import type { Logger } from '../../log/logger';
 import { silentLogger } from '../../log/logger';
 import { Bundle } from './bundle';
-import { resolveShimBinary } from './resolve';
+import { ShimBinaryResolver } from './resolve';
 import { ShimManager, type ShimConnection } from './shim_manager';
 import { ShimLog } from './shim_log';
 import { exitOf, Task, type ProcessStdio, type TaskHost } from './task';
@@ -79,9 +79,11 @@ export class RuntimeV2 implements TaskHost {
   readonly shims: ShimManager;
   private readonly tasks = new Map<string, Task>();
   private readonly log: Logger;
+  private readonly shimBinaries: ShimBinaryResolver;
 
   constructor(private readonly config: RuntimeV2Config) {
     this.log = config.logger ?? silentLogger;
+    this.shimBinaries = new ShimBinaryResolver(config.searchPath);
     this.shims = new ShimManager(
       {
         address: config.address,
@@ -108,7 +110,7 @@ export class RuntimeV2 implements TaskHost {
 
   async createTask(opts: CreateTaskOptions): Promise<Task> {
     const runtime = opts.runtimeName ?? DEFAULT_RUNTIME;
-    const binary = resolveShimBinary(runtime, this.config.searchPath);
+    const binary = this.shimBinaries.resolve(runtime);
     const options = opts.runcOptions ? packAny(TypeNames.RuncOptions, opts.runcOptions) : undefined;
     const undo: Array<() => Promise<void> | void> = [];
     const log = this.log.with({ namespace: opts.namespace, taskId: opts.id });
@@ -160,7 +162,7 @@ export class RuntimeV2 implements TaskHost {
     const existing = this.get(opts.namespace, opts.id);
     if (existing) return existing;
     // A running shim needs no binary; only `delete`, for a shim that is gone, does.
-    const binary = () => resolveShimBinary(opts.runtimeName ?? DEFAULT_RUNTIME, this.config.searchPath);
+    const binary = () => this.shimBinaries.resolve(opts.runtimeName ?? DEFAULT_RUNTIME);
     const bundle = Bundle.load(this.config.stateDir, opts.namespace, opts.id);
     const log = this.log.with({ namespace: opts.namespace, taskId: opts.id });
     const shimLog = ShimLog.reopen(bundle.logPath, log);

@@ -1,11 +1,11 @@
 // Helpers for the CRI image suites: run berthctl against a daemon, and look at what a berthd left
 // on disk (blobs, snapshot rows and directories) the way an operator would.
-import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from '../../../internal/api/cri';
+import { readDaemonDb } from '../../harness/daemon_db';
 
 const execFileP = promisify(execFile);
 
@@ -39,14 +39,9 @@ export interface SnapshotRow {
   parent: string | null;
 }
 
-/** The snapshot rows of a berthd root's metadata DB (read-only, alongside the running daemon). */
+/** The snapshot rows of a berthd root's metadata DB (a copy, alongside the running daemon). */
 export function snapshotRows(root: string): SnapshotRow[] {
-  const db = new Database(join(root, 'metadata.db'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare('SELECT key, id, kind, parent FROM snapshots ORDER BY id').all() as SnapshotRow[];
-  } finally {
-    db.close();
-  }
+  return readDaemonDb(root, (db) => db.prepare('SELECT key, id, kind, parent FROM snapshots ORDER BY id').all() as SnapshotRow[]);
 }
 
 /** Numbered snapshot directories under <root>/overlayfs/snapshots. */

@@ -1,11 +1,11 @@
-// What a berthd left on the host, looked at the way an operator would: the metadata DB (read-only,
+// What a berthd left on the host, looked at the way an operator would: the metadata DB (a copy,
 // beside the live daemon), mounts, network namespace files, task bundles, pod/container dirs,
 // snapshots, shims and cgroups. leaks() lists everything that no sandbox/container row owns.
-import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cgroupPids, leafCgroups } from '../../harness/cgroups';
+import { readDaemonDb } from '../../harness/daemon_db';
 
 export { cgroupDirs, cgroupPids, leafCgroups } from '../../harness/cgroups';
 
@@ -35,10 +35,9 @@ export interface DbRows {
   snapshots: SnapshotRow[];
 }
 
-/** The rows of <root>/metadata.db, opened read-only. */
+/** The rows of <root>/metadata.db, read from a copy (the daemon holds the file). */
 export function dbRows(root: string): DbRows {
-  const db = new Database(join(root, 'metadata.db'), { readonly: true, fileMustExist: true });
-  try {
+  return readDaemonDb(root, (db) => {
     const sandboxes = (db.prepare('SELECT id, name, metadata, status FROM sandboxes').all() as Record<string, string>[]).map((r) => ({
       id: r.id!,
       name: r.name!,
@@ -53,9 +52,7 @@ export function dbRows(root: string): DbRows {
     }));
     const snapshots = db.prepare('SELECT key, id, kind FROM snapshots').all() as SnapshotRow[];
     return { sandboxes, containers, snapshots };
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /** Mount points at or under `dir` in this mount namespace (overlay rootfs, shm, nsfs). */
