@@ -11,7 +11,11 @@ import { silentLogger, type Logger } from '../log/logger';
 import { CriLogFile, redirectToLog, type LogStream } from './io/log_writer';
 
 export interface ContainerIOOptions {
-  /** Directory for the FIFOs (removed with them). */
+  /**
+   * Directory for the FIFOs: the container's state dir, which exists already and goes with the
+   * container (a directory of their own cost every start a mkdir, issue 16), so removing the FIFOs
+   * leaves it.
+   */
   dir: string;
   id: string;
   stdin: boolean;
@@ -59,7 +63,7 @@ export class ContainerIO {
 
   /** Makes the FIFOs (and opens the log file); undoes both when either fails. */
   static create(opts: ContainerIOOptions): ContainerIO {
-    const io = TaskIO.create(opts.dir, opts.id, { stdin: opts.stdin, stdout: true, stderr: true, terminal: opts.tty });
+    const io = TaskIO.create(opts.dir, opts.id, { stdin: opts.stdin, stdout: true, stderr: true, terminal: opts.tty, sharedDir: true });
     try {
       const log = opts.logPath === '' ? undefined : new CriLogFile(opts.logPath, { logger: opts.logger });
       return new ContainerIO(io, log, opts.maxLineSize, opts.logger ?? silentLogger);

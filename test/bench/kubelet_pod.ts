@@ -4,6 +4,8 @@
 // CreateContainer, StartContainer) and taken down as a pod deletion ends (StopPodSandbox,
 // RemovePodSandbox; both runtimes stop and remove the pod's containers with it).
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ContainerConfig } from '../../internal/api/gen/runtime/v1/ContainerConfig';
 import type { PodSandboxConfig } from '../../internal/api/gen/runtime/v1/PodSandboxConfig';
 import { BUSYBOX_IMAGE } from '../harness/images';
@@ -80,6 +82,9 @@ function kubeletContainerConfig(pod: PodSandboxConfig, name: string): ContainerC
 export async function startKubeletPod(peer: Peer, name: string, ctx: BenchContext, track: (pod: KubeletPod) => void): Promise<KubeletPod> {
   if (ctx.aborted()) throw new Aborted();
   const config = kubeletPodConfig(peer, name);
+  // The kubelet makes the pod's log directory before RunPodSandbox and each container's before
+  // CreateContainer (kuberuntime: MkdirAll), so a runtime finds them there.
+  mkdirSync(config.log_directory!, { recursive: true, mode: 0o755 });
   const { pod_sandbox_id: podId } = await rpc('RunPodSandbox', () => peer.cri.runtime.RunPodSandbox({ config }, opts()));
   const pod: KubeletPod = { podId, uid: config.metadata!.uid!, config, containerIds: [] };
   track(pod);
@@ -87,6 +92,7 @@ export async function startKubeletPod(peer: Peer, name: string, ctx: BenchContex
   for (const containerName of CONTAINER_NAMES) {
     if (ctx.aborted()) throw new Aborted();
     await rpc('ImageStatus', () => peer.cri.image.ImageStatus({ image: { image: BUSYBOX_IMAGE } }, opts()));
+    mkdirSync(join(config.log_directory!, containerName), { recursive: true, mode: 0o755 });
     const { container_id } = await rpc('CreateContainer', () =>
       peer.cri.runtime.CreateContainer(
         { pod_sandbox_id: podId, config: kubeletContainerConfig(config, containerName), sandbox_config: config },

@@ -5,6 +5,7 @@
 // CONTAINER_STARTED emitted. Any failure after Starting was set marks the container EXITED with
 // reason StartError (as containerd does: the container stays, kubelet removes it) after unwinding
 // the task and its IO.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StartContainerRequest__Output } from '../../api/gen/runtime/v1/StartContainerRequest';
 import type { StartContainerResponse } from '../../api/gen/runtime/v1/StartContainerResponse';
@@ -52,10 +53,19 @@ export async function startContainer(svc: CriService, req: StartContainerRequest
   });
 }
 
-function containerIOOptions(svc: CriService, container: Container): ContainerIOOptions {
+/**
+ * Where a container's FIFOs are: its state dir. A container an earlier berth started (still running
+ * across the upgrade) has them in <state dir>/io, where recovery must still find them.
+ */
+function fifoDirOf(m: Container['metadata'], existing: boolean): string {
+  const legacy = join(m.stateDir, 'io');
+  return existing && existsSync(legacy) ? legacy : m.stateDir;
+}
+
+function containerIOOptions(svc: CriService, container: Container, existing: boolean): ContainerIOOptions {
   const m = container.metadata;
   return {
-    dir: join(m.stateDir, 'io'),
+    dir: fifoDirOf(m, existing),
     id: container.id,
     stdin: m.config.stdin,
     tty: m.config.tty,
@@ -72,7 +82,7 @@ function containerIOOptions(svc: CriService, container: Container): ContainerIOO
  */
 export function reattachContainerIO(svc: CriService, container: Container): ContainerIO | undefined {
   try {
-    const io = ContainerIO.attach(containerIOOptions(svc, container));
+    const io = ContainerIO.attach(containerIOOptions(svc, container, true));
     containerIOs(svc.rt.containers).set(container.id, io);
     return io;
   } catch (err) {
@@ -110,7 +120,7 @@ async function startLocked(svc: CriService, container: Container): Promise<void>
 
   await cleanup.run(async () => {
     const ios = containerIOs(rt.containers);
-    const io = ContainerIO.create(containerIOOptions(svc, container));
+    const io = ContainerIO.create(containerIOOptions(svc, container, false));
     ios.set(id, io);
     cleanup.push('close container io', () => {
       ios.delete(id);
