@@ -4,7 +4,7 @@
 import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { deadlineExceeded, internal, notFound } from '../errdefs/errors';
-import { runProcess } from '../sys/process';
+import { daemonEnv, runProcess } from '../sys/process';
 import type { CniPluginError } from './types';
 
 export type CniCommand = 'ADD' | 'DEL' | 'CHECK' | 'VERSION';
@@ -61,7 +61,7 @@ export async function execPlugin(req: PluginExecRequest): Promise<Record<string,
   const binary = findPlugin(req.pluginType, req.binDirs);
   const what = `CNI plugin "${req.pluginType}" ${req.command} on network "${req.networkName}" for ${req.containerId}`;
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...daemonEnv(),
     CNI_COMMAND: req.command,
     CNI_CONTAINERID: req.containerId,
     CNI_NETNS: req.netns,

@@ -5,7 +5,7 @@ import { codec, encodeAny } from '../../api/containerd';
 import type { DeleteResponse, DeleteResponse__Output } from '../../api/gen/containerd/task/v2/DeleteResponse';
 import type { Any__Output } from '../../api/gen/google/protobuf/Any';
 import { deadlineExceeded, internal, unimplemented } from '../../errdefs/errors';
-import { runProcess } from '../../sys/process';
+import { daemonEnv, runProcess } from '../../sys/process';
 
 export interface ShimInvocation {
   binary: string;
@@ -42,7 +42,7 @@ async function run(inv: ShimInvocation, tail: string[], stdin: Buffer): Promise<
     args: commandLine(inv, tail),
     cwd: inv.bundle,
     env: {
-      ...process.env,
+      ...daemonEnv(),
       TTRPC_ADDRESS: inv.ttrpcAddress,
       GRPC_ADDRESS: inv.address,
       NAMESPACE: inv.namespace,

@@ -3,7 +3,7 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runProcess } from '../../../internal/sys/process';
+import { daemonEnv, runProcess } from '../../../internal/sys/process';
 
 const SH = '/bin/sh';
 let dir: string;
@@ -27,6 +27,16 @@ describe('runProcess', () => {
   it('passes exactly the environment given, and runs in cwd', async () => {
     const r = await sh('echo "$FOO|$HOME|$(pwd)"', { env: { FOO: 'bar baz', PATH: '/bin' }, cwd: dir });
     expect(r.stdout.toString()).toBe(`bar baz||${dir}\n`);
+  });
+
+  it("gives children berthd's environment as it was at the first child, plus their own variables", async () => {
+    process.env.BERTH_TEST_INHERITED = 'at start';
+    const inherited = daemonEnv();
+    process.env.BERTH_TEST_INHERITED = 'changed later'; // berthd does not; a later change is not seen
+    delete process.env.BERTH_TEST_INHERITED;
+    expect(Object.isFrozen(inherited)).toBe(true);
+    const r = await sh('echo "$BERTH_TEST_INHERITED|$OWN|$PATH"', { env: { ...daemonEnv(), OWN: 'mine' } });
+    expect(r.stdout.toString()).toBe(`at start|mine|${inherited.PATH}\n`);
   });
 
   it('reports the signal that ended the child, with default dispositions restored', async () => {
