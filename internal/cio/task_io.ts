@@ -113,7 +113,7 @@ export class TaskIO {
    * writer until a writer has come and gone (fs/pipe.c), so one comes and goes here: EOF then
    * shows as soon as no writer is left, not never.
    */
-  static attach(dir: string, paths: StdioPaths): TaskIO {
+  static attach(dir: string, paths: StdioPaths, opts: Pick<TaskIOOptions, 'sharedDir'> = {}): TaskIO {
     const opened: Socket[] = [];
     try {
       const open = (path: string): Socket | undefined => {
@@ -126,7 +126,7 @@ export class TaskIO {
       const stdout = open(paths.stdout);
       const stderr = open(paths.stderr);
       const stdin = paths.stdin ? openFifoWriter(paths.stdin) : undefined;
-      return new TaskIO(dir, false, paths, stdin, stdout, stderr);
+      return new TaskIO(dir, opts.sharedDir ?? false, paths, stdin, stdout, stderr);
     } catch (err) {
       for (const s of opened) s.destroy();
       throw err;

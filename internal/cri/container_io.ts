@@ -84,7 +84,7 @@ export class ContainerIO {
       stderr: opts.tty ? '' : fifoPath(opts.dir, opts.id, 'stderr'),
       terminal: opts.tty,
     };
-    const io = TaskIO.attach(opts.dir, paths);
+    const io = TaskIO.attach(opts.dir, paths, { sharedDir: true });
     try {
       // The task runs on and writes its FIFOs: keep draining even when the log cannot be opened
       // now (a full disk), retrying the open as output arrives.
@@ -156,7 +156,7 @@ export class ContainerIO {
     this.listeners.clear();
   }
 
-  /** close() plus removing the FIFOs' directory. */
+  /** close() plus removing the FIFOs (their directory is the container's). */
   remove(): void {
     this.close();
     this.io.remove();

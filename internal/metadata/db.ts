@@ -31,7 +31,7 @@ export class MetadataDB {
   readonly sqlite: Sqlite;
   private readonly statements = new Map<string, Database.Statement>();
   /** better-sqlite3's transaction wrapper, made once: making one per call was a visible cost (issue 16). */
-  private readonly inTransaction: (fn: () => unknown) => unknown;
+  private readonly runInTransaction: (fn: () => unknown) => unknown;
   /** Commits made so far, and how many of them the last finished fsync covers. */
   private committed = 0;
   private synced = 0;
@@ -45,7 +45,7 @@ export class MetadataDB {
     private readonly fileSync: FileSync,
   ) {
     this.sqlite = sqlite;
-    this.inTransaction = sqlite.transaction((fn: () => unknown) => fn());
+    this.runInTransaction = sqlite.transaction((fn: () => unknown) => fn());
   }
 
   static open(path: string, migrations: readonly Migration[] = MIGRATIONS, fileSync: FileSync = fsyncOnPool): MetadataDB {
@@ -81,7 +81,7 @@ export class MetadataDB {
   tx<T>(fn: () => T): T {
     const outermost = !this.sqlite.inTransaction;
     try {
-      const result = this.inTransaction(fn) as T;
+      const result = this.runInTransaction(fn) as T;
       if (outermost) this.committed += 1;
       return result;
     } catch (err) {

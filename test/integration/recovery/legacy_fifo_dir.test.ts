@@ -1,7 +1,7 @@
-// Upgrade across the FIFO layout change: berth now makes a container's stdio FIFOs in its state dir
-// (<state>/containers/<id>/<id>-stdout); an earlier berth made them in <state>/containers/<id>/io.
-// A container started before the upgrade keeps running, and after the restart its output must
-// still reach its CRI log.
+// A container's stdio FIFOs live in its state dir (<state>/containers/<id>/<id>-stdout), which
+// belongs to the container record: after a restart the output still reaches the log, also for a
+// container an earlier berth started with its FIFOs in <state>/containers/<id>/io, and the end of
+// a reattached container's output removes its FIFOs, never the directory they are in.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { until } from './probes';
@@ -47,5 +47,23 @@ describe('a container whose FIFOs an earlier berth made in <state dir>/io', () =
     await until(`"after" in ${logPath}`, () => logged(logPath).includes('after'));
     expect(logged(logPath)).toEqual(['before', 'after']);
     expect(env.daemon.stderr()).not.toContain('cannot reattach container output');
+  });
+
+  it("removes a reattached container's FIFOs when it stops, and keeps its state dir until RemoveContainer", async () => {
+    const { podId, config } = await env.runPod('reattached-stop');
+    const id = await env.create(podId, config, 'app', SPEAKS_ON_TRIGGER, {
+      mounts: [{ container_path: '/trigger', host_path: join(env.dir, 'trigger'), readonly: true }],
+    });
+    await env.client.runtime.StartContainer({ container_id: id });
+    const stateDir = join(env.daemon.state, 'containers', id);
+    await env.daemon.kill();
+    env.client.close();
+    await env.start();
+
+    await env.client.runtime.StopContainer({ container_id: id, timeout: 0 });
+    expect((await env.status(id)).state).toBe('CONTAINER_EXITED');
+    await until(`the FIFOs of ${id} to be removed`, () => readdirSync(stateDir).every((n) => !n.startsWith(`${id}-`)));
+    expect(existsSync(stateDir)).toBe(true);
+    await env.client.runtime.RemoveContainer({ container_id: id });
   });
 });
