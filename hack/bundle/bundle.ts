@@ -15,6 +15,7 @@ import Module from 'node:module';
 import { join, resolve } from 'node:path';
 import { BUILD_ID_MARKER, BUNDLE_FILE, warmCacheFileOf } from '../../cmd/berthd/bundle_start';
 import { CONTAINERD_PROTO_FILES } from '../../internal/api/containerd';
+import { APPLY_WORKER_FILE } from '../../internal/archive/apply_thread';
 import { CRI_PROTO_ROOTS } from '../../internal/api/cri';
 import { writeProtoDescriptor } from '../../internal/api/proto_root';
 import { replaceFileSync } from '../../internal/fs/replace_file';
@@ -95,6 +96,15 @@ export async function bundleBerthd(outDirArg: string, nodeFlags: readonly string
     replaceFileSync(out.path, out.path === bundle ? bundleFileText(out.text) : out.contents);
   }
   await build({ ...COMMON, entryPoints: [join(repoRoot(), 'cmd', 'berthd', 'bundle_start.ts')], outfile: startFile });
+  // The layer-apply worker's script, beside the bundle where apply_thread.ts looks for it.
+  await build({
+    ...COMMON,
+    entryPoints: [join(repoRoot(), 'internal', 'archive', 'apply_worker.ts')],
+    outfile: join(outDir, APPLY_WORKER_FILE),
+    external: EXTERNAL,
+    minifyWhitespace: true,
+    minifySyntax: true,
+  });
   const descriptors = join(outDir, 'descriptors');
   for (const [name, files] of CRI_PROTO_ROOTS) writeProtoDescriptor(name, files, descriptors);
   writeProtoDescriptor('containerd', CONTAINERD_PROTO_FILES, descriptors);

@@ -6,7 +6,7 @@
 //    applied by deleting. Used when the snapshotter cannot rebase, or a layer needs its parents.
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, openSync } from 'node:fs';
-import { applyLayer, type ApplyResult, type WhiteoutMode } from '../archive';
+import { applyLayerOffThread, type ApplyResult, type WhiteoutMode } from '../archive';
 import { wrap } from '../errdefs/errors';
 import { withTempMount } from '../mount';
 import type { Snapshotter } from '../snapshots/types';
@@ -28,7 +28,7 @@ export async function applyInto(sn: Snapshotter, key: string, layer: Layer, whit
   return withTempMount(mounts, async (dir) => {
     const source = await layer.open();
     try {
-      return await applyLayer(dir, source, { expectedDiffID: layer.diffID, whiteouts });
+      return await applyLayerOffThread(dir, source, { expectedDiffID: layer.diffID, whiteouts });
     } catch (err) {
       throw wrap(err, `apply layer ${layer.descriptor.digest} (diffID ${layer.diffID})`);
     } finally {
