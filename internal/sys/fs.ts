@@ -11,6 +11,7 @@ interface FsAddon {
   lgetxattr(path: string, name: string): Buffer | null;
   llistxattr(path: string): string[];
   lremovexattr(path: string, name: string): void;
+  markTopDir(path: string): boolean;
 }
 
 const addon = (): FsAddon => loadAddon<FsAddon>();
@@ -96,4 +97,13 @@ export function errnoCode(err: unknown): string | undefined {
     return typeof code === 'string' ? code : undefined;
   }
   return undefined;
+}
+
+/**
+ * Marks directory `path` as the top of unrelated trees (chattr +T, FS_TOPDIR_FL): ext4 then places
+ * each new subdirectory in a block group of its own choosing instead of beside `path`. False where
+ * the filesystem has no such flag (tmpfs, overlayfs); a symlink at `path` is refused (ELOOP).
+ */
+export function markTopDir(path: string): boolean {
+  return addon().markTopDir(path);
 }

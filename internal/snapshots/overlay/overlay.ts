@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { alreadyExists, failedPrecondition, invalidArgument, kindOf, notFound } from '../../errdefs/errors';
 import type { Logger } from '../../log/logger';
 import { silentLogger } from '../../log/logger';
+import { markTopDir } from '../../sys/fs';
 import { Trash } from '../../trash/trash';
 import type { MetadataDB } from '../../metadata/db';
 import type { Mount } from '../../mount/types';
@@ -25,6 +26,21 @@ export interface OverlayOptions {
 
 const TEMP_PREFIX = 'new-';
 
+/**
+ * Snapshots are unrelated trees, so ext4 may spread them over its block groups (chattr +T on their
+ * directory) instead of packing each beside the last. A new snapshot then seldom lands among the
+ * inodes of one just removed, which ext4 without a journal will not reuse for a minute and scans
+ * past at every allocation: a 4,000-file layer took 1.2-1.4 s to unpack right after another was
+ * removed, 0.2-0.4 s with the flag (2026-12-04). Only a hint: a failure is logged, not fatal.
+ */
+function spreadSnapshots(dir: string, logger: Logger): void {
+  try {
+    markTopDir(dir);
+  } catch (err) {
+    logger.warn('cannot mark the snapshots directory as a top directory (chattr +T)', { dir, error: err });
+  }
+}
+
 export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
   private readonly store: SnapshotStore;
   private readonly dir: string;
@@ -41,6 +57,7 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     this.store = new SnapshotStore(opts.db);
     this.logger = opts.logger ?? silentLogger;
+    spreadSnapshots(this.dir, this.logger);
     this.paths = { upper: (id) => join(this.dir, String(id), 'fs'), work: (id) => join(this.dir, String(id), 'work') };
   }
 

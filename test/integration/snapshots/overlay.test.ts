@@ -1,5 +1,6 @@
 // The snapshotter contract on the overlay snapshotter, with real overlay mounts (after the cases
 // of containerd's snapshots testsuite).
+import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { kindOf } from '../../../internal/errdefs/errors';
 import { MetadataDB } from '../../../internal/metadata/db';
 import { withTempMount } from '../../../internal/mount';
 import { OverlaySnapshotter, type Info } from '../../../internal/snapshots';
-import { mknod, S_IFCHR } from '../../../internal/sys/fs';
+import { markTopDir, mknod, S_IFCHR } from '../../../internal/sys/fs';
 
 let root: string;
 let db: MetadataDB;
@@ -250,5 +251,19 @@ describe('overlay snapshotter', () => {
     mkdirSync(join(root, 'snapshots', '3'));
     await sn.prepare('next', '');
     expect(sn.upperDir('next')).toBe(join(root, 'snapshots', '4', 'fs'));
+  });
+});
+
+describe('snapshots directory', () => {
+  it('is marked as the top of unrelated trees (chattr +T) where the filesystem has inode flags', async () => {
+    const probe = join(root, 'probe');
+    mkdirSync(probe);
+    const attrs = (dir: string) => execFileSync('lsattr', ['-d', dir], { encoding: 'utf8' }).split(' ')[0]!;
+    // tmpdir on a filesystem without flags (tmpfs): nothing to check, the snapshotter works anyway
+    const supported = markTopDir(probe);
+    expect(attrs(join(root, 'snapshots')).includes('T')).toBe(supported);
+    expect(attrs(probe).includes('T')).toBe(supported);
+    await sn.prepare('active', '');
+    expect(attrs(join(root, 'snapshots', readdirSync(join(root, 'snapshots'))[0]!)).includes('T')).toBe(false);
   });
 });
