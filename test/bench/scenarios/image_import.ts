@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { LAYERS3_IMAGE } from '../../harness/images';
 import { Aborted } from '../errors';
 import { cellFromError, type Row } from '../report';
+import { hostBaseline, settleHost } from '../settle';
 import { p50 } from '../stats';
 import { layerBlobsOf, timeTarExtract } from '../tar_floor';
 import { removeImage, waitImage } from './image_store';
@@ -30,12 +31,15 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
       env.log(`image import: tar floor failed: ${(err as Error).message}`);
     }
   };
+  const baseline = hostBaseline(env.tmpDir);
   for (let round = 0; round < env.rounds; round++) {
     if (floorError === undefined) await floorRound();
     for (const peer of alternating(env.peers, round)) {
       if (env.ctx.aborted()) throw new Aborted();
       if (series.failed(peer.name) || once.has(peer.name)) continue;
       try {
+        // The previous round's deletions done and written (settle.ts), not under way.
+        await settleHost(baseline, env.log, 0);
         const start = process.hrtime.bigint();
         await peer.importImage(env.images.layers3Oci);
         series.add(peer.name, 'import', Number(process.hrtime.bigint() - start) / 1e6);

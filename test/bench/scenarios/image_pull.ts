@@ -7,6 +7,7 @@ import { pushImage, startRegistry } from '../../harness/registry';
 import { Aborted, RpcFailed } from '../errors';
 import type { Peer } from '../peers/peer';
 import type { Row } from '../report';
+import { hostBaseline, settleHost } from '../settle';
 import { p50 } from '../stats';
 import { removeImage, waitImage } from './image_store';
 import { alternating, PeerSeries, type Scenario, type ScenarioEnv } from './scenario';
@@ -46,11 +47,14 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
       env.cleanup.push(`${peer.name} hosts.toml`, () => rmSync(dir, { recursive: true, force: true }));
     }
     const once = new Set<string>();
+    const baseline = hostBaseline(env.tmpDir);
     for (let round = 0; round < env.rounds; round++) {
       for (const peer of alternating(env.peers, round)) {
         if (env.ctx.aborted()) throw new Aborted();
         if (series.failed(peer.name) || once.has(peer.name)) continue;
         try {
+          // The previous round's deletions done and written (settle.ts), not under way.
+          await settleHost(baseline, env.log, 0);
           series.add(peer.name, 'pull', await pull(peer, ref));
           await waitImage(peer, ref, true);
           if (!(await removeImage(peer, ref))) {

@@ -26,6 +26,7 @@ import { allRunning } from './restart';
 import type { RestartSignal } from '../peers/daemon_process';
 import { isAlive } from '../procs';
 import { PeerSeries, type Scenario, type ScenarioEnv } from './scenario';
+import { hostBaseline, settleHost } from '../settle';
 
 /** Untimed calls of each figure on the gRPC floor before its timed ones. */
 const FLOOR_WARM_UP_CALLS = 50;
@@ -271,8 +272,11 @@ function queryRows(s: Series, figure: QueryFigure, n: number): Row[] {
 
 async function run(env: ScenarioEnv): Promise<Row[]> {
   const series = newSeries(env);
+  const baseline = hostBaseline(env.tmpDir);
   for (const peer of env.peers) {
     if (env.ctx.aborted()) throw new Aborted();
+    // Each peer on a host as the first found it, not amid the previous one's tear-down (settle.ts).
+    env.log(`scale: host settled in ${(await settleHost(baseline, env.log)).toFixed(0)} s before ${peer.name}`);
     await runPeer(env, peer, series);
   }
   const n = env.scalePods;
