@@ -11,7 +11,8 @@
         "internal/sys/src/fsat.c",
         "internal/sys/src/notify.c",
         "internal/sys/src/map.c",
-        "internal/sys/src/prefault.c"
+        "internal/sys/src/prefault.c",
+        "internal/sys/src/malloc.c"
       ],
       "cflags": ["-Wall", "-Wextra", "-O2", "-D_GNU_SOURCE"]
     }

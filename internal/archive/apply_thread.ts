@@ -11,6 +11,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { trimMalloc } from '../sys/malloc';
 import { applyLayer, type ApplyOptions, type ApplyResult } from './apply';
 import { receivedError, type FromWorker, type ToWorker } from './apply_messages';
 
@@ -109,6 +110,9 @@ export class LayerApplier {
     const at = this.idle.findIndex((w) => w.worker === worker);
     if (at >= 0) clearTimeout(this.idle.splice(at, 1)[0]!.timer);
     this.started--;
+    // glibc keeps the malloc arenas of ended threads, with what their last layer left free in them
+    // (~20 MiB more RSS after an import, 8 s later): given back once no worker is left.
+    if (this.started === 0) trimMalloc();
     const next = this.waiting.shift();
     if (next && this.workerFile !== undefined) void this.acquire(this.workerFile).then(next);
   }
