@@ -24,6 +24,8 @@ const POLL_MS = 500;
 /** Slack over the baseline: other processes create and remove a few of each meanwhile. */
 const INODE_SLACK = 200;
 const MEMCG_SLACK = 20;
+/** Polls in a row without fewer inodes in use: the deletions are over. */
+const STEADY_POLLS = 4;
 
 export interface HostBaseline {
   /** The filesystem the peers' roots are on. */
@@ -60,8 +62,9 @@ async function waitFor(done: () => boolean, timeoutMs: number): Promise<boolean>
 
 /**
  * Waits until the host is back where `baseline` found it (see the file comment): the deletions done
- * (at most `timeoutMs`), written (sync), the dying memory cgroups released (at most `timeoutMs`),
- * and `quietMs` passed since the sync. Resolves to the seconds it waited.
+ * (used inodes back at the baseline or no longer falling; at most `timeoutMs`), written (sync), the
+ * dying memory cgroups released (at most `timeoutMs`), and `quietMs` passed since the sync.
+ * Resolves to the seconds it waited.
  */
 export async function settleHost(
   baseline: HostBaseline,
@@ -70,8 +73,17 @@ export async function settleHost(
   timeoutMs = 150_000,
 ): Promise<number> {
   const start = Date.now();
-  const inodesBack = await waitFor(() => usedInodes(baseline.path) <= baseline.usedInodes + INODE_SLACK, timeoutMs);
-  if (!inodesBack) log(`settle: ${usedInodes(baseline.path) - baseline.usedInodes} inodes more in use than at the baseline after ${timeoutMs} ms`);
+  // Done when back at the baseline, or when the count stopped falling: what a scenario keeps on
+  // purpose (the pods' log directories the bench made as the kubelet does) is not a deletion to await.
+  let last = Number.POSITIVE_INFINITY;
+  let steady = 0;
+  const inodesBack = await waitFor(() => {
+    const used = usedInodes(baseline.path);
+    steady = used < last ? 0 : steady + 1;
+    last = used;
+    return used <= baseline.usedInodes + INODE_SLACK || steady >= STEADY_POLLS;
+  }, timeoutMs);
+  if (!inodesBack) log(`settle: ${usedInodes(baseline.path) - baseline.usedInodes} inodes more in use than at the baseline, still falling after ${timeoutMs} ms`);
   execFileSync('sync');
   const synced = Date.now();
   const { memoryCgroups: memcgs } = baseline;
