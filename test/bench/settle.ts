@@ -27,6 +27,13 @@ const MEMCG_SLACK = 20;
 /** Polls in a row without fewer inodes in use: the deletions are over. */
 const STEADY_POLLS = 4;
 
+/** What the settle reads of the host and does to it (a test gives its own). */
+export interface HostProbe {
+  usedInodes(path: string): number;
+  memoryCgroups(): number | undefined;
+  sync(): void;
+}
+
 export interface HostBaseline {
   /** The filesystem the peers' roots are on. */
   path: string;
@@ -46,8 +53,10 @@ function memoryCgroups(): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-export function hostBaseline(path: string): HostBaseline {
-  return { path, usedInodes: usedInodes(path), memoryCgroups: memoryCgroups() };
+const REAL_HOST: HostProbe = { usedInodes, memoryCgroups, sync: () => execFileSync('sync') };
+
+export function hostBaseline(path: string, probe: HostProbe = REAL_HOST): HostBaseline {
+  return { path, usedInodes: probe.usedInodes(path), memoryCgroups: probe.memoryCgroups() };
 }
 
 /** Polls `done` until it holds or `timeoutMs` passes; true when it held. */
@@ -71,6 +80,7 @@ export async function settleHost(
   log: (line: string) => void,
   quietMs = RECENTLY_DELETED_MS,
   timeoutMs = 150_000,
+  probe: HostProbe = REAL_HOST,
 ): Promise<number> {
   const start = Date.now();
   // Done when back at the baseline, or when the count stopped falling: what a scenario keeps on
@@ -78,18 +88,18 @@ export async function settleHost(
   let last = Number.POSITIVE_INFINITY;
   let steady = 0;
   const inodesBack = await waitFor(() => {
-    const used = usedInodes(baseline.path);
+    const used = probe.usedInodes(baseline.path);
     steady = used < last ? 0 : steady + 1;
     last = used;
     return used <= baseline.usedInodes + INODE_SLACK || steady >= STEADY_POLLS;
   }, timeoutMs);
-  if (!inodesBack) log(`settle: ${usedInodes(baseline.path) - baseline.usedInodes} inodes more in use than at the baseline, still falling after ${timeoutMs} ms`);
-  execFileSync('sync');
+  if (!inodesBack) log(`settle: ${probe.usedInodes(baseline.path) - baseline.usedInodes} inodes more in use than at the baseline, still falling after ${timeoutMs} ms`);
+  probe.sync();
   const synced = Date.now();
   const { memoryCgroups: memcgs } = baseline;
   if (memcgs !== undefined) {
-    const memcgsBack = await waitFor(() => (memoryCgroups() ?? 0) <= memcgs + MEMCG_SLACK, timeoutMs);
-    if (!memcgsBack) log(`settle: ${memoryCgroups()} memory cgroups (live and dying) against ${memcgs} at the baseline after ${timeoutMs} ms`);
+    const memcgsBack = await waitFor(() => (probe.memoryCgroups() ?? 0) <= memcgs + MEMCG_SLACK, timeoutMs);
+    if (!memcgsBack) log(`settle: ${probe.memoryCgroups()} memory cgroups (live and dying) against ${memcgs} at the baseline after ${timeoutMs} ms`);
   }
   await sleep(Math.max(0, synced + quietMs - Date.now()));
   return (Date.now() - start) / 1000;
