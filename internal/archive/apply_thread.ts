@@ -11,6 +11,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { messageOf } from '../errdefs/errors';
 import { trimMalloc } from '../sys/malloc';
 import { applyLayer, type ApplyOptions, type ApplyResult } from './apply';
 import { receivedError, type FromWorker, type ToWorker } from './apply_messages';
@@ -34,9 +35,9 @@ export class LayerApplier {
   private started = 0;
   private readonly waiting: Array<(worker: Worker) => void> = [];
 
-  /** `workerFile`: the worker script; undefined applies in this thread. */
+  /** `workerFile`: the worker script (apply_worker.ts, built). */
   constructor(
-    private readonly workerFile: string | undefined,
+    private readonly workerFile: string,
     private readonly maxWorkers = MAX_WORKERS,
     private readonly idleMs = IDLE_MS,
   ) {}
@@ -48,8 +49,7 @@ export class LayerApplier {
 
   /** applyLayer on a worker thread: same result, same errors (kind and message). */
   async apply(target: string, source: AsyncIterable<Buffer | Uint8Array>, opts: ApplyOptions = {}): Promise<ApplyResult> {
-    if (this.workerFile === undefined) return applyLayer(target, source, opts);
-    const worker = await this.acquire(this.workerFile);
+    const worker = await this.acquire();
     let healthy = false;
     try {
       const result = await runJob(worker, target, source, opts);
@@ -63,7 +63,7 @@ export class LayerApplier {
     }
   }
 
-  private async acquire(file: string): Promise<Worker> {
+  private async acquire(): Promise<Worker> {
     const idle = this.idle.pop();
     if (idle) {
       clearTimeout(idle.timer);
@@ -74,9 +74,9 @@ export class LayerApplier {
       // Not tracking fds: the archive code opens most of its fds through berth's addon and closes
       // them with fs.closeSync, which a tracking worker warns about at every close; it closes all
       // it opens, and an idle worker (the only kind terminated) holds none.
-      const worker = new Worker(file, { trackUnmanagedFds: false });
+      const worker = new Worker(this.workerFile, { trackUnmanagedFds: false });
       worker.unref(); // never what keeps berthd running
-      worker.on('error', () => undefined); // reported to the job through its 'exit'
+      worker.on('error', () => undefined); // a job's own listener reports it; an idle worker's ends it
       worker.once('exit', () => this.forget(worker));
       return worker;
     }
@@ -114,7 +114,7 @@ export class LayerApplier {
     // (~20 MiB more RSS after an import, 8 s later): given back once no worker is left.
     if (this.started === 0) trimMalloc();
     const next = this.waiting.shift();
-    if (next && this.workerFile !== undefined) void this.acquire(this.workerFile).then(next);
+    if (next) void this.acquire().then(next);
   }
 }
 
@@ -136,6 +136,7 @@ function runJob(worker: Worker, target: string, source: AsyncIterable<Buffer | U
       if (settled) return;
       settled = true;
       worker.off('message', onMessage);
+      worker.off('error', onError);
       worker.off('exit', onExit);
       credit?.();
       outcome();
@@ -152,8 +153,11 @@ function runJob(worker: Worker, target: string, source: AsyncIterable<Buffer | U
         finish(() => reject(sourceError ?? receivedError(message.error)));
       }
     };
-    const onExit = (code: number) => finish(() => reject(new WorkerLost(`layer apply worker exited (code ${code}) while applying to ${target}`)));
+    const lost = (what: string) => finish(() => reject(new WorkerLost(`layer apply worker ${what} while applying to ${target}`)));
+    const onError = (err: Error) => lost(`failed (${messageOf(err)})`);
+    const onExit = (code: number) => lost(`exited (code ${code})`);
     worker.on('message', onMessage);
+    worker.on('error', onError);
     worker.on('exit', onExit);
     send({ type: 'job', target, opts });
     void (async () => {
@@ -169,24 +173,20 @@ function runJob(worker: Worker, target: string, source: AsyncIterable<Buffer | U
         if (!settled) send({ type: 'end' });
       } catch (err) {
         sourceError = err;
-        if (!settled) send({ type: 'abort', message: `read layer blob: ${err instanceof Error ? err.message : String(err)}` });
+        if (!settled) send({ type: 'abort', message: `read layer blob: ${messageOf(err)}` });
       }
     })();
   });
 }
 
-let shared: LayerApplier | undefined;
+/** The process's applier: null where no worker script sits beside this module, undefined until looked for. */
+let shared: LayerApplier | null | undefined;
 
-/** The process's applier, with the worker script beside this module when there is one. */
-export function layerApplier(): LayerApplier {
-  if (!shared) {
-    const file = join(__dirname, APPLY_WORKER_FILE);
-    shared = new LayerApplier(existsSync(file) ? file : undefined);
-  }
-  return shared;
-}
-
-/** applyLayer, on a worker thread where the build has one. */
+/** applyLayer, on a worker thread where the build has one, else in this thread. */
 export function applyLayerOffThread(target: string, source: AsyncIterable<Buffer | Uint8Array>, opts: ApplyOptions = {}): Promise<ApplyResult> {
-  return layerApplier().apply(target, source, opts);
+  if (shared === undefined) {
+    const file = join(__dirname, APPLY_WORKER_FILE);
+    shared = existsSync(file) ? new LayerApplier(file) : null;
+  }
+  return shared ? shared.apply(target, source, opts) : applyLayer(target, source, opts);
 }

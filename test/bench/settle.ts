@@ -17,6 +17,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statfsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pollUntil } from './peers/ready';
 
 /** ext4's recently_deleted window (RECENTCY_MIN) for an inode whose table block is clean, plus a margin. */
 export const RECENTLY_DELETED_MS = 61_000;
@@ -59,16 +60,6 @@ export function hostBaseline(path: string, probe: HostProbe = REAL_HOST): HostBa
   return { path, usedInodes: probe.usedInodes(path), memoryCgroups: probe.memoryCgroups() };
 }
 
-/** Polls `done` until it holds or `timeoutMs` passes; true when it held. */
-async function waitFor(done: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() >= deadline) return false;
-    await sleep(POLL_MS);
-  }
-  return true;
-}
-
 /**
  * Waits until the host is back where `baseline` found it (see the file comment): the deletions done
  * (used inodes back at the baseline or no longer falling; at most `timeoutMs`), written (sync), the
@@ -87,18 +78,18 @@ export async function settleHost(
   // purpose (the pods' log directories the bench made as the kubelet does) is not a deletion to await.
   let last = Number.POSITIVE_INFINITY;
   let steady = 0;
-  const inodesBack = await waitFor(() => {
+  const inodesBack = await pollUntil(async () => {
     const used = probe.usedInodes(baseline.path);
     steady = used < last ? 0 : steady + 1;
     last = used;
     return used <= baseline.usedInodes + INODE_SLACK || steady >= STEADY_POLLS;
-  }, timeoutMs);
+  }, timeoutMs, POLL_MS);
   if (!inodesBack) log(`settle: ${probe.usedInodes(baseline.path) - baseline.usedInodes} inodes more in use than at the baseline, still falling after ${timeoutMs} ms`);
   probe.sync();
   const synced = Date.now();
   const { memoryCgroups: memcgs } = baseline;
   if (memcgs !== undefined) {
-    const memcgsBack = await waitFor(() => (probe.memoryCgroups() ?? 0) <= memcgs + MEMCG_SLACK, timeoutMs);
+    const memcgsBack = await pollUntil(async () => (probe.memoryCgroups() ?? 0) <= memcgs + MEMCG_SLACK, timeoutMs, POLL_MS);
     if (!memcgsBack) log(`settle: ${probe.memoryCgroups()} memory cgroups (live and dying) against ${memcgs} at the baseline after ${timeoutMs} ms`);
   }
   await sleep(Math.max(0, synced + quietMs - Date.now()));

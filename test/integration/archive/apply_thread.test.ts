@@ -114,13 +114,16 @@ describe('LayerApplier on worker threads', () => {
     expect(readFileSync(join(scratch, 'next', 'etc/motd'), 'utf8')).toBe('hello\n');
   });
 
-  it('fails the job of a worker that dies, and starts another for the next job', async () => {
-    // The real worker, but one that exits as soon as it is given a target named "die".
+  it('fails the job of a worker that dies or throws, and starts another for the next job', async () => {
+    // The real worker, but one that exits when given a target named "die" and throws for "throw".
     const dying = join(scratch, 'dying_worker.js');
     writeFileSync(
       dying,
       `const { parentPort } = require('node:worker_threads');
-parentPort.on('message', (m) => { if (m.type === 'job' && m.target.endsWith('die')) process.exit(3); });
+parentPort.on('message', (m) => {
+  if (m.type === 'job' && m.target.endsWith('die')) process.exit(3);
+  if (m.type === 'job' && m.target.endsWith('throw')) throw new Error('boom');
+});
 require(${JSON.stringify(WORKER)});\n`,
     );
     applier = new LayerApplier(dying, 1, 10);
@@ -128,6 +131,8 @@ require(${JSON.stringify(WORKER)});\n`,
     await expect(applier.apply(dirOf('die'), streamOf(blob, 65536))).rejects.toThrow(/exited \(code 3\)/);
     const result = await applier.apply(dirOf('live'), streamOf(blob, 65536));
     expect(result.size).toBe(blob.length);
+    await expect(applier.apply(dirOf('throw'), streamOf(blob, 65536))).rejects.toThrow(/failed \(.*boom\)/);
+    expect((await applier.apply(dirOf('again'), streamOf(blob, 65536))).size).toBe(blob.length);
   });
 
   it('gives a job waiting for a worker the first one free, and ends idle workers', async () => {
