@@ -55,6 +55,9 @@ export async function withProgress<T>(client: DaemonClient, label: string, total
   })();
   try {
     const result = await work;
+    // The polling ends first: an answer arriving after the work ended would draw the bar back.
+    done = true;
+    await poll;
     // Done: a known total was all written (also when the polls never caught a write in flight).
     bar.update(totalBytes, withTotal ? { received: humanSize(totalBytes) } : {});
     return result;
