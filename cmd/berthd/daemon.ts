@@ -166,6 +166,9 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       phases.cpuMs = Math.round((cpu.user + cpu.system) / 1000);
       logger.info('berthd serving', { address: config.address, root: config.root, state: config.state, ...phases });
       announceServing();
+      // After serving: a handler's `runc features` (when not kept from an earlier start) runs
+      // beside the first calls instead of inside the first CreateContainer.
+      runtime.features.prefetch(Object.values(config.cri.runtimes));
       undo.push(keepImageFsFigure(svc));
     } catch (err) {
       await unwind();

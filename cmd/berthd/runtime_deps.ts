@@ -19,6 +19,8 @@ import { KeyedMutex } from '../../internal/cri/store/keyed_mutex';
 import { hostFromSystem } from '../../internal/cri/opts/host_access';
 import { loadBaseRuntimeSpecs } from '../../internal/cri/runtime_handler';
 import type { RuntimeDeps } from '../../internal/cri/server/service';
+import { RuntimeFeatures } from '../../internal/cri/server/runtime_features';
+import { FEATURES_CACHE_FILE } from '../../internal/cri/server/runtime_features_cache';
 import { EventBus } from '../../internal/events/bus';
 import { EventsServer } from '../../internal/events/server';
 import { RuntimeV2 } from '../../internal/runtime/v2/runtime';
@@ -122,6 +124,7 @@ export async function buildRuntimeDeps(
     tasks,
     taskEvents: bus,
     trash,
+    features: new RuntimeFeatures(join(config.root, FEATURES_CACHE_FILE), logger.with({ component: 'runtime-features' })),
     streaming: undefined as unknown as StreamingServer, // set just below: the backend needs deps
   };
   const streaming = new StreamingServer({

@@ -31,7 +31,6 @@ import { CleanupStack } from '../util/cleanup';
 import { crashPoint } from '../util/crash_points';
 import { generateId, makeContainerName } from '../util/ids';
 import { hookContainer, hookSandbox } from './hook_views';
-import { handlerFeatures } from './runtime_features';
 import type { CriService } from './service';
 
 /** Label on a container's active snapshot: names its owner so an orphan is recognisable. */
@@ -144,7 +143,7 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
 
       const imageConfig = specImageConfig(image.resolved.config);
       const volumesDir = svc.config.cri.ignore_image_defined_volumes ? undefined : join(rootDir, 'volumes');
-      const features = await handlerFeatures(runtime.config, svc.logger);
+      const features = await rt.features.of(runtime.config);
       const spec = buildContainerSpec({
         id,
         sandboxId: sandbox.id,

@@ -1,7 +1,10 @@
 // RemoveContainer: idempotent (an unknown ID is already removed); a running container is killed
-// first (stop with timeout 0), then its task, IO, snapshot and dirs go, and the row last, so a kill
-// part way leaves a row that a second RemoveContainer (or the start-up sweep) finishes. The log file
-// stays: kubelet owns it.
+// first (stop with timeout 0), then its task and IO go, so a kill up to there leaves a row that a
+// second RemoveContainer finishes. Then the row, the snapshot and the dirs, as containerd deletes
+// the container's record and its snapshot's together and leaves the files to its GC: the
+// snapshotter's flush before it renames the snapshot away covers the row too (one fsync per
+// removal, not two), and a kill after the row leaves only what the start-up sweep removes (an
+// active snapshot and dirs no record owns). The log file stays: kubelet owns it.
 import type { RemoveContainerRequest__Output } from '../../api/gen/runtime/v1/RemoveContainerRequest';
 import type { RemoveContainerResponse } from '../../api/gen/runtime/v1/RemoveContainerResponse';
 import { failedPrecondition, isNotFound, messageOf, wrap } from '../../errdefs/errors';
@@ -37,19 +40,25 @@ async function removeLocked(svc: CriService, container: Container): Promise<void
     const ios = containerIOs(rt.containers);
     ios.get(id)?.close(); // its FIFOs live under stateDir, removed below
     ios.delete(id);
-    await rt.snapshotter.remove(m.snapshotKey).catch((err: unknown) => {
-      if (!isNotFound(err)) throw wrap(err, `remove snapshot of container ${id}`);
-    });
-    // Renamed into the trash now, deleted in the background (containerd leaves this to its GC);
-    // the row, deleted last, owns them until the renames are done.
-    rt.trash.root.discard(m.rootDir);
-    rt.trash.state.discard(m.stateDir);
-    crashPoint('container_remove:after_snapshot');
     rt.containers.delete(id);
-    rt.containerNames.releaseByKey(id);
   } catch (err) {
     container.removing = false;
     throw wrap(err, `remove container ${id}`);
+  }
+  rt.containerNames.releaseByKey(id);
+  try {
+    await rt.snapshotter.remove(m.snapshotKey).catch((err: unknown) => {
+      if (!isNotFound(err)) throw wrap(err, `remove snapshot of container ${id}`);
+    });
+    crashPoint('container_remove:after_snapshot');
+    // The row's deletion is on disk before its dirs go (already, unless the snapshot was gone).
+    await rt.db.durable();
+    // Renamed into the trash now, deleted in the background (containerd leaves this to its GC).
+    rt.trash.root.discard(m.rootDir);
+    rt.trash.state.discard(m.stateDir);
+  } catch (err) {
+    // The container is removed (its record is gone); what is left the start-up sweep removes.
+    svc.logger.error('container removed; its snapshot or dirs are left for the next start', { containerId: id, error: messageOf(err) });
   }
 }
 

@@ -1,23 +1,25 @@
 // What a runtime handler's OCI runtime can do, learnt as containerd 2.0 learns it (its shim runs
 // `runc features`): recursive read-only mounts need runc's "rro" mount option (runc >= 1.1) and
-// mount_setattr(2) with AT_RECURSIVE (Linux >= 5.12). Each binary is asked once, then remembered,
-// as containerd introspects each handler once at start.
-import { execFile } from 'node:child_process';
+// mount_setattr(2) with AT_RECURSIVE (Linux >= 5.12). Each binary is asked once, then remembered
+// (on disk too, runtime_features_cache.ts). berthd asks right after it starts serving, as containerd
+// introspects each handler at start, so a node's first CreateContainer does not wait for it (45 ms
+// here, most of that first call).
 import { release } from 'node:os';
-import { promisify } from 'node:util';
 import type { RuntimeHandlerConfig } from '../../config/schema';
 import type { Logger } from '../../log/logger';
 import { parseKernelVersion } from '../../oci/seccomp_default';
+import { findExecutable } from '../../runtime/v2/resolve';
+import { daemonEnv, runProcess } from '../../sys/process';
+import { FeaturesCache } from './runtime_features_cache';
 
-const execFileAsync = promisify(execFile);
-
-// `runc features` prints a few KiB; a runtime that hangs or floods must not stall or bloat berthd.
+// `runc features` prints a few KiB; a runtime that hangs must not stall the calls that wait for it.
 const PROBE_TIMEOUT_MS = 10_000;
-const PROBE_MAX_OUTPUT = 1 << 20;
 
 export interface HandlerFeatures {
   recursiveReadOnlyMounts: boolean;
 }
+
+const NONE: HandlerFeatures = { recursiveReadOnlyMounts: false };
 
 /** The OCI runtime the runc shim runs for a handler: its BinaryName, else `runc` on PATH (as the shim). */
 export function ociRuntimeBinary(config: Pick<RuntimeHandlerConfig, 'options'>): string {
@@ -37,31 +39,69 @@ export function featureMountOptions(featuresJson: string): string[] {
   return Array.isArray(options) ? options.filter((o): o is string => typeof o === 'string') : [];
 }
 
-async function probe(binary: string, logger: Logger): Promise<HandlerFeatures> {
-  let mountOptions: string[];
-  try {
-    const { stdout } = await execFileAsync(binary, ['features'], { timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: PROBE_MAX_OUTPUT });
-    mountOptions = featureMountOptions(stdout);
-  } catch (err) {
-    // runc before 1.1 has no `features`: it supports none of what is asked here.
-    logger.debug('runtime features unknown', { binary, error: String(err) });
-    return { recursiveReadOnlyMounts: false };
-  }
-  const kernel = release();
-  const rro = mountOptions.includes('rro');
-  if (rro && !kernelSupportsRecursiveReadOnly(kernel)) logger.debug('runtime supports rro mounts, the kernel does not', { binary, kernel });
-  return { recursiveReadOnlyMounts: rro && kernelSupportsRecursiveReadOnly(kernel) };
-}
+export class RuntimeFeatures {
+  private readonly asked = new Map<string, Promise<HandlerFeatures>>();
+  private readonly kernel = release();
+  private readonly cache: FeaturesCache;
 
-const probes = new Map<string, Promise<HandlerFeatures>>();
-
-/** The features of the handler configured as `config`, asked of its OCI runtime on first use. */
-export function handlerFeatures(config: Pick<RuntimeHandlerConfig, 'options'>, logger: Logger): Promise<HandlerFeatures> {
-  const binary = ociRuntimeBinary(config);
-  let features = probes.get(binary);
-  if (features === undefined) {
-    features = probe(binary, logger);
-    probes.set(binary, features);
+  /** `cacheFile`: where answers are kept across restarts; undefined keeps them in memory only. */
+  constructor(
+    cacheFile: string | undefined,
+    private readonly logger: Logger,
+    private readonly searchPath = process.env.PATH ?? '',
+  ) {
+    this.cache = new FeaturesCache(cacheFile, this.kernel);
   }
-  return features;
+
+  /** The features of the handler configured as `config`, asked of its OCI runtime on first use. */
+  of(config: Pick<RuntimeHandlerConfig, 'options'>): Promise<HandlerFeatures> {
+    const name = ociRuntimeBinary(config);
+    let features = this.asked.get(name);
+    if (features === undefined) {
+      features = this.learn(name);
+      this.asked.set(name, features);
+    }
+    return features;
+  }
+
+  /** Starts learning every handler's features now (berthd serving), without waiting for them. */
+  prefetch(handlers: Iterable<Pick<RuntimeHandlerConfig, 'options'>>): void {
+    for (const config of handlers) void this.of(config);
+  }
+
+  private async learn(name: string): Promise<HandlerFeatures> {
+    const binary = findExecutable(name, this.searchPath);
+    if (binary === undefined) {
+      this.logger.debug('runtime features unknown: binary not found', { binary: name });
+      return NONE;
+    }
+    const kept = this.cache.get(binary);
+    if (kept !== undefined) return kept;
+    const identity = this.cache.identityOf(binary);
+    const features = await this.ask(binary);
+    if (features !== undefined) this.cache.set(binary, identity, features);
+    return features ?? NONE;
+  }
+
+  /** `binary features`, read; undefined when it gave no answer to keep (a timeout, a crash). */
+  private async ask(binary: string): Promise<HandlerFeatures | undefined> {
+    let mountOptions: string[];
+    try {
+      // posix_spawn (sys/process.ts): child_process's fork() held berthd's thread ~10 ms.
+      const run = await runProcess({ file: binary, args: ['features'], env: daemonEnv(), timeoutMs: PROBE_TIMEOUT_MS });
+      if (run.timedOut || run.signal !== null) {
+        this.logger.warn('runtime features unknown: the runtime did not answer', { binary, timedOut: run.timedOut, signal: run.signal });
+        return undefined;
+      }
+      // runc before 1.1 has no `features` (exit status 1): it supports none of what is asked here.
+      if (run.code !== 0) return NONE;
+      mountOptions = featureMountOptions(run.stdout.toString('utf8'));
+    } catch (err) {
+      this.logger.debug('runtime features unknown', { binary, error: String(err) });
+      return undefined;
+    }
+    const rro = mountOptions.includes('rro');
+    if (rro && !kernelSupportsRecursiveReadOnly(this.kernel)) this.logger.debug('runtime supports rro mounts, the kernel does not', { binary, kernel: this.kernel });
+    return { recursiveReadOnlyMounts: rro && kernelSupportsRecursiveReadOnly(this.kernel) };
+  }
 }

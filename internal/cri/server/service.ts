@@ -19,6 +19,7 @@ import type { TaskService } from '../tasks/types';
 import type { EventBus } from '../../events/bus';
 import type { StreamingServer } from '../streaming';
 import type { Trash } from '../../trash/trash';
+import type { RuntimeFeatures } from './runtime_features';
 
 export interface CriDeps {
   config: BerthConfig;
@@ -57,6 +58,8 @@ export interface RuntimeDeps {
   streaming: StreamingServer;
   /** Deferred deletion of removed containers' directories, under root and under state. */
   trash: { root: Trash; state: Trash };
+  /** What each runtime handler's OCI runtime supports (`runc features`). */
+  features: RuntimeFeatures;
 }
 
 export class CriService {

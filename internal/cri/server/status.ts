@@ -7,7 +7,6 @@ import type { RuntimeHandler } from '../../api/gen/runtime/v1/RuntimeHandler';
 import type { StatusRequest__Output } from '../../api/gen/runtime/v1/StatusRequest';
 import type { StatusResponse } from '../../api/gen/runtime/v1/StatusResponse';
 import { failedPrecondition, messageOf } from '../../errdefs/errors';
-import { handlerFeatures } from './runtime_features';
 import type { CriService } from './service';
 
 export const RUNTIME_READY = 'RuntimeReady';
@@ -47,7 +46,7 @@ async function networkCondition(svc: CriService): Promise<RuntimeCondition> {
 
 async function runtimeHandler(svc: CriService, name: string, handler: string): Promise<RuntimeHandler> {
   const runtime = svc.config.cri.runtimes[handler]!;
-  const { recursiveReadOnlyMounts } = await handlerFeatures(runtime, svc.logger);
+  const { recursiveReadOnlyMounts } = await svc.rt.features.of(runtime);
   // runc 1.1 has no idmapped mounts, which CRI user namespaces need.
   return { name, features: { recursive_read_only_mounts: recursiveReadOnlyMounts, user_namespaces: false } };
 }

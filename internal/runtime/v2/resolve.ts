@@ -24,6 +24,21 @@ function isExecutableFile(path: string): boolean {
   }
 }
 
+/**
+ * The absolute path of the executable file `name` in the first directory of `searchPath` that has
+ * one (as exec(3)'s PATH search); `name` with a slash is that path itself.
+ */
+export function findExecutable(name: string, searchPath = process.env.PATH ?? ''): string | undefined {
+  // Absolute either way: the shim runs with the bundle as its working directory.
+  if (name.includes('/')) return isExecutableFile(name) ? resolvePath(name) : undefined;
+  for (const dir of searchPath.split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    if (isExecutableFile(candidate)) return resolvePath(candidate);
+  }
+  return undefined;
+}
+
 /** Resolves `runtime` to an executable path; throws NotFound naming the binary and the runtime. */
 export function resolveShimBinary(runtime: string, searchPath = process.env.PATH ?? ''): string {
   if (isAbsolute(runtime)) {
@@ -36,12 +51,8 @@ export function resolveShimBinary(runtime: string, searchPath = process.env.PATH
       `invalid runtime name ${JSON.stringify(runtime)}: use a name like io.containerd.runc.v2 or an absolute path to the shim`,
     );
   }
-  for (const dir of searchPath.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    // Absolute: the shim runs with the bundle as its working directory.
-    if (isExecutableFile(candidate)) return resolvePath(candidate);
-  }
+  const found = findExecutable(name, searchPath);
+  if (found !== undefined) return found;
   throw notFound(`runtime ${JSON.stringify(runtime)}: binary ${JSON.stringify(name)} not installed (searched PATH)`);
 }
 

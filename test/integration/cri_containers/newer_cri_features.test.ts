@@ -6,12 +6,14 @@
 // following CreateContainer and UpdateContainerResources.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { release } from 'node:os';
 import { join } from 'node:path';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { Mount } from '../../../internal/api/gen/runtime/v1/Mount';
 import { callError } from '../../harness/cri_client';
 import { BERTH_USER } from '../../harness/images';
 import { createBerthEnv, deadline, SLEEPER, type BerthEnv } from '../recovery/berth_env';
+import { until } from '../recovery/probes';
 import { importBusyboxWith } from './extra_layer_image';
 
 jest.setTimeout(180_000);
@@ -44,7 +46,7 @@ BinaryName = ${JSON.stringify(join(dir, 'old-runc'))}
     });
     const runc = execFileSync('sh', ['-c', 'command -v runc'], { encoding: 'utf8' }).trim();
     writeFileSync(join(s.dir, 'old-runc'), `#!/bin/sh
-[ "$1" = features ] && { echo "No help topic for 'features'" >&2; exit 3; }
+[ "$1" = features ] && { echo asked >> ${JSON.stringify(join(s.dir, 'old-runc.asked'))}; echo "No help topic for 'features'" >&2; exit 3; }
 exec ${runc} "$@"
 `);
     chmodSync(join(s.dir, 'old-runc'), 0o755);
@@ -72,6 +74,23 @@ exec ${runc} "$@"
     await s.client.runtime.StartContainer({ container_id: id });
     return id;
   }
+
+  it('asks each handler\'s runc for its features once serving, before any call, and keeps the answers across restarts', async () => {
+    const asked = () => (existsSync(join(s.dir, 'old-runc.asked')) ? readFileSync(join(s.dir, 'old-runc.asked'), 'utf8').split('\n').filter(Boolean).length : 0);
+    // Asked at the start in beforeAll (no CreateContainer or Status needed it), once.
+    const keptFile = join(s.daemon.root, 'runtime-features.json');
+    type Kept = { binaries: Record<string, { recursiveReadOnlyMounts: boolean }> };
+    const kept = (): Kept | undefined => (existsSync(keptFile) ? (JSON.parse(readFileSync(keptFile, 'utf8')) as Kept) : undefined);
+    await until('both handlers\' features kept', () => Object.keys(kept()?.binaries ?? {}).length === 2);
+    expect(kept()!.binaries[join(s.dir, 'old-runc')]).toEqual({ identity: expect.any(String), kernel: release(), recursiveReadOnlyMounts: false });
+    expect(Object.values(kept()!.binaries).filter((b) => b.recursiveReadOnlyMounts)).toHaveLength(1); // runc, on PATH
+    expect(asked()).toBe(1);
+    await s.stop();
+    await s.start();
+    const res = await s.client.runtime.Status({ verbose: false });
+    expect(res.runtime_handlers.find((h) => h.name === OLD_HANDLER)?.features?.recursive_read_only_mounts).toBe(false);
+    expect(asked()).toBe(1);
+  });
 
   it('advertises recursive read-only mounts for the handlers whose runc lists "rro", and supplemental_groups_policy', async () => {
     const res = await s.client.runtime.Status({ verbose: false });

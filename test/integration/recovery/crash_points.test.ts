@@ -239,8 +239,37 @@ describe('restart recovery at each crash point', () => {
     expect(leaks(env.host())).toEqual([]);
   });
 
+  it('RemoveContainer killed at container_remove:after_snapshot: the container is gone, the restart sweeps its dirs', async () => {
+    const pod = env.podConfig('rm-after-snapshot');
+    let podId = '';
+    let id = '';
+    const dirsOf = () => [join(env.host().root, 'containers', id), join(env.host().state, 'containers', id)];
+    await crashAt(
+      'container_remove:after_snapshot',
+      async () => {
+        podId = (await env.client.runtime.RunPodSandbox({ config: pod }, deadline())).pod_sandbox_id;
+        id = await env.create(podId, pod, 'app', SLEEPER);
+        await env.client.runtime.StartContainer({ container_id: id });
+      },
+      () => env.client.runtime.RemoveContainer({ container_id: id }, deadline()),
+      () => {
+        // Killed with the record and the snapshot gone, the dirs not yet: the sweep's to remove.
+        expect(dbRows(env.daemon.root).containers.map((c) => c.id)).not.toContain(id);
+        expect(dirsOf().filter((d) => existsSync(d))).toEqual(dirsOf());
+      },
+    );
+
+    expect((await callError(env.client.runtime.ContainerStatus({ container_id: id }))).code).toBe(GrpcStatus.NOT_FOUND);
+    expect(dirsOf().filter((d) => existsSync(d))).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
+    const again = await env.create(podId, pod, 'app', SLEEPER); // the name is free
+    await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
+    expect(dbRows(env.daemon.root).containers.map((c) => c.id)).not.toContain(again);
+    expect(leaks(env.host())).toEqual([]);
+  });
+
   it('stops and removes the survivor and leaves the host clean', async () => {
-    expect(covered.length).toBe(13);
+    expect(covered.length).toBe(14);
     await env.client.runtime.StopContainer({ container_id: survivor.id, timeout: '5' });
     expect(await env.status(survivor.id)).toMatchObject({ state: 'CONTAINER_EXITED' });
     await env.client.runtime.RemoveContainer({ container_id: survivor.id });
