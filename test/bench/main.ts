@@ -50,7 +50,9 @@ function attachFloor(rows: Row[]): void {
   const floorOf = (figure: string) => rows.find((r) => r.scenario === 'floor' && r.figure === figure)?.floor;
   const nodeFloor = rows.find((r) => r.scenario === 'memory' && r.figure === NODE_FLOOR_FIGURE)?.berth;
   for (const row of rows) {
-    if (row.scenario === 'memory' && /^RSS .*, daemon$/.test(row.figure) && nodeFloor && 'value' in nodeFloor) row.floor = nodeFloor.value;
+    // The shims are the same binary, one per pod, under both daemons: berthd's Node floor is the
+    // floor of its daemon+shims figure too.
+    if (row.scenario === 'memory' && /^RSS .*, daemon(\+shims)?$/.test(row.figure) && nodeFloor && 'value' in nodeFloor) row.floor = nodeFloor.value;
     if (row.scenario !== 'lifecycle') continue;
     if (row.figure === 'StartContainer p50') row.floor = floorOf('runc create+start (p50)');
     if (row.figure === 'StartContainer p99') row.floor = floorOf('runc create+start (p99)');
