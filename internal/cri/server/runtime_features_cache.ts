@@ -3,7 +3,7 @@
 // again (~25 ms, with a Go runtime starting beside the node's first calls). An entry holds while
 // the binary is the same file, unchanged (device, inode, size, mtime, ctime), under the same kernel.
 import { type BigIntStats, readFileSync, statSync } from 'node:fs';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { replaceFileSync } from '../../fs/replace_file';
 
 export const FEATURES_CACHE_FILE = 'runtime-features.json';
@@ -11,6 +11,8 @@ export const FEATURES_CACHE_FILE = 'runtime-features.json';
 /** Bigger than any file this module writes: a file past it is not ours and is not read. */
 const MAX_CACHE_BYTES = 64 * 1024;
 
+// zod's v3 API, as the config schema (schema.ts): the v4 API that `zod` itself exports put ~500 KB
+// more into berthd's bundle, read at every start.
 const entrySchema = z.object({
   identity: z.string(),
   kernel: z.string(),
