@@ -75,9 +75,9 @@ export class RuntimeFeatures {
       this.logger.debug('runtime features unknown: binary not found', { binary: name });
       return NONE;
     }
-    const kept = this.cache.get(binary);
-    if (kept !== undefined) return kept;
     const identity = this.cache.identityOf(binary);
+    const kept = this.cache.get(binary, identity);
+    if (kept !== undefined) return kept;
     const features = await this.ask(binary);
     if (features !== undefined) this.cache.set(binary, identity, features);
     return features ?? NONE;

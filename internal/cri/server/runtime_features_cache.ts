@@ -40,10 +40,9 @@ export class FeaturesCache {
     private readonly kernel: string,
   ) {}
 
-  /** What was learnt of `binary` (an absolute path) while it was the file it is now. */
-  get(binary: string): CachedFeatures | undefined {
+  /** What was learnt of `binary` (an absolute path) while it was the file of `identity` (identityOf). */
+  get(binary: string, identity: string | undefined): CachedFeatures | undefined {
     const entry = this.load()[binary];
-    const identity = this.identityOf(binary);
     if (entry === undefined || identity === undefined || entry.identity !== identity || entry.kernel !== this.kernel) return undefined;
     return { recursiveReadOnlyMounts: entry.recursiveReadOnlyMounts };
   }

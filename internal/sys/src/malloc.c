@@ -11,8 +11,6 @@ static napi_value trim_malloc(napi_env env, napi_callback_info info) {
 }
 
 napi_status berth_register_malloc(napi_env env, napi_value exports) {
-  napi_value fn;
-  napi_status s = napi_create_function(env, "trimMalloc", NAPI_AUTO_LENGTH, trim_malloc, NULL, &fn);
-  if (s != napi_ok) return s;
-  return napi_set_named_property(env, exports, "trimMalloc", fn);
+  napi_property_descriptor prop = {"trimMalloc", NULL, trim_malloc, NULL, NULL, NULL, napi_default, NULL};
+  return napi_define_properties(env, exports, 1, &prop);
 }
