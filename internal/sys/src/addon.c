@@ -3,8 +3,8 @@
 #include <string.h>
 #include "addon.h"
 
-napi_value berth_throw_errno(napi_env env, int err, const char *call, const char *path) {
-  char msg[4096];
+napi_value berth_errno_error(napi_env env, int err, const char *call, const char *path) {
+  char msg[4096 + 256];
   snprintf(msg, sizeof msg, "%s %s: %s", call, path ? path : "", strerror(err));
   napi_value message, error, code, errnoValue, syscall;
   napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &message);
@@ -16,7 +16,11 @@ napi_value berth_throw_errno(napi_env env, int err, const char *call, const char
   napi_set_named_property(env, error, "code", code);
   napi_set_named_property(env, error, "errno", errnoValue);
   napi_set_named_property(env, error, "syscall", syscall);
-  napi_throw(env, error);
+  return error;
+}
+
+napi_value berth_throw_errno(napi_env env, int err, const char *call, const char *path) {
+  napi_throw(env, berth_errno_error(env, err, call, path));
   return NULL;
 }
 
@@ -30,6 +34,7 @@ static napi_value init(napi_env env, napi_value exports) {
   if (berth_register_map(env, exports) != napi_ok) return NULL;
   if (berth_register_prefault(env, exports) != napi_ok) return NULL;
   if (berth_register_malloc(env, exports) != napi_ok) return NULL;
+  if (berth_register_du(env, exports) != napi_ok) return NULL;
   return exports;
 }
 

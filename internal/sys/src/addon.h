@@ -4,6 +4,8 @@
 #define NAPI_VERSION 8
 #include <node_api.h>
 
+/* A JS Error carrying errno's code (e.g. "EPERM") and the call that failed, to throw or reject with. */
+napi_value berth_errno_error(napi_env env, int err, const char *call, const char *path);
 /* Throws a JS Error carrying errno's code (e.g. "EPERM") and the call that failed. */
 napi_value berth_throw_errno(napi_env env, int err, const char *call, const char *path);
 
@@ -25,4 +27,6 @@ napi_status berth_register_map(napi_env env, napi_value exports);
 napi_status berth_register_prefault(napi_env env, napi_value exports);
 /* malloc.c registers trimMalloc: malloc_trim(0). */
 napi_status berth_register_malloc(napi_env env, napi_value exports);
+/* du.c registers diskUsage: a directory tree's usage, walked on the thread pool. */
+napi_status berth_register_du(napi_env env, napi_value exports);
 #endif
