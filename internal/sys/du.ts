@@ -1,4 +1,6 @@
 // A directory tree's disk usage, walked by the addon on libuv's thread pool (internal/sys/src/du.c).
+// One walk at a time: the pool's four threads also carry every fs call and the database's fsync
+// (metadata/db.ts durable()), which a few large layers walked at once would hold up for seconds.
 import { loadAddon } from './addon';
 
 export interface TreeUsage {
@@ -14,7 +16,12 @@ interface DuAddon {
   diskUsage(path: string): Promise<TreeUsage>;
 }
 
+/** The walk under way or last queued; each walk starts when the one before it settled. */
+let queue: Promise<unknown> = Promise.resolve();
+
 /** The usage of the tree at `path` (never following a symlink); rejects with the errno error of the call that failed. */
 export function treeUsage(path: string): Promise<TreeUsage> {
-  return loadAddon<DuAddon>().diskUsage(path);
+  const walk = queue.then(() => loadAddon<DuAddon>().diskUsage(path));
+  queue = walk.catch(() => undefined);
+  return walk;
 }

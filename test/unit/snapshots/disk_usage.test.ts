@@ -70,8 +70,15 @@ describe('diskUsage', () => {
     await expect(diskUsage(join(dir, 'gone'))).rejects.toMatchObject({ code: 'ENOENT', syscall: 'lstat' });
   });
 
-  test('a path that is not a string, or holds a NUL, is refused', () => {
-    expect(() => treeUsage(42 as unknown as string)).toThrow('diskUsage: path must be a string');
-    expect(() => treeUsage(`${dir}\0x`)).toThrow('without NUL');
+  test('a path that is not a string, or holds a NUL, is refused', async () => {
+    await expect(treeUsage(42 as unknown as string)).rejects.toThrow('diskUsage: path must be a string');
+    await expect(treeUsage(`${dir}\0x`)).rejects.toThrow('without NUL');
+  });
+
+  test('a failed walk does not stop the ones queued behind it, and each answers its own tree', async () => {
+    mkdirSync(join(dir, 'one/a'), { recursive: true });
+    mkdirSync(join(dir, 'two/a/b'), { recursive: true });
+    const [one, gone, two] = await Promise.allSettled([treeUsage(join(dir, 'one')), treeUsage(join(dir, 'gone')), treeUsage(join(dir, 'two'))]);
+    expect([one, gone, two].map((r) => (r.status === 'fulfilled' ? r.value.inodes : (r.reason as { code?: string }).code))).toEqual([2, 'ENOENT', 3]);
   });
 });
