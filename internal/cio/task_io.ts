@@ -3,10 +3,11 @@
 // once the shim holds the write ends (after Create for an init process, after Start for an exec;
 // at the latest once the process exited) → done() resolves when the output ended → remove() on
 // delete. Any failure part way through undoes what was done.
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, unlinkSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import * as sys from '../sys/fs';
 import { closeFd, makeFifo, openFifoKeeper, openFifoReader, openFifoWriter } from './fifo';
 
 export interface StdioPaths {
@@ -28,6 +29,32 @@ export interface TaskIOOptions {
    * exec probe a mkdir and a recursive removal, the dearest of its file system calls.
    */
   sharedDir?: boolean;
+}
+
+/**
+ * Makes `dir` unless it exists; true when made. A shared directory exists at every call but the
+ * first: one mkdir(2) failing EEXIST, where a recursive mkdirSync adds a stat(2) and a Stats object
+ * (an exec probe's FIFOs, every probe, issue 16).
+ */
+function makeDir(dir: string): boolean {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+    return true;
+  } catch (err) {
+    const code = sys.errnoCode(err);
+    if (code === 'EEXIST') return false;
+    if (code !== 'ENOENT') throw err;
+  }
+  return mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
+}
+
+/** Removes one FIFO; a missing one is fine. unlink(2) alone: rmSync stats the path twice first. */
+function removeFifo(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (err) {
+    if (sys.errnoCode(err) !== 'ENOENT') throw err;
+  }
 }
 
 /** Where create() makes process `id`'s FIFO `name` in `dir` (and where attach() finds it again). */
@@ -68,7 +95,7 @@ export class TaskIO {
     const want = { stdin: opts.stdin ?? false, stdout: opts.stdout ?? true, stderr: (opts.stderr ?? true) && !terminal };
     const undo: Array<() => void> = [];
     try {
-      if (mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined && !opts.sharedDir) {
+      if (makeDir(dir) && !opts.sharedDir) {
         undo.push(() => rmSync(dir, { recursive: true, force: true }));
       }
       const paths: StdioPaths = { stdin: '', stdout: '', stderr: '', terminal };
@@ -76,7 +103,7 @@ export class TaskIO {
       const openReader = (name: 'stdout' | 'stderr'): Socket => {
         const path = fifoPath(dir, id, name);
         makeFifo(path);
-        undo.push(() => rmSync(path, { force: true }));
+        undo.push(() => removeFifo(path));
         const reader = openFifoReader(path);
         undo.push(() => reader.destroy());
         const keeper = openFifoKeeper(path);
@@ -90,7 +117,7 @@ export class TaskIO {
         paths.stdin = fifoPath(dir, id, 'stdin');
         makeFifo(paths.stdin);
         const stdinPath = paths.stdin;
-        undo.push(() => rmSync(stdinPath, { force: true }));
+        undo.push(() => removeFifo(stdinPath));
         stdin = openFifoWriter(paths.stdin);
         const opened = stdin;
         undo.push(() => opened.destroy());
@@ -161,6 +188,6 @@ export class TaskIO {
       rmSync(this.dir, { recursive: true, force: true });
       return;
     }
-    for (const path of [this.paths.stdin, this.paths.stdout, this.paths.stderr]) if (path) rmSync(path, { force: true });
+    for (const path of [this.paths.stdin, this.paths.stdout, this.paths.stderr]) if (path) removeFifo(path);
   }
 }

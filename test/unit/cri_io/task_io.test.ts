@@ -32,6 +32,17 @@ describe('TaskIO', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('makes a shared directory and the parents it lacks, and a directory of its own under a missing parent', () => {
+    const shared = join(base, 'c/exec');
+    TaskIO.create(shared, 'e1', { stdout: true, stderr: true, sharedDir: true }).remove();
+    expect(readdirSync(shared)).toEqual([]);
+    const own = join(base, 'p/io');
+    const io = TaskIO.create(own, 'c1', { stdout: true });
+    expect(readdirSync(own).sort()).toEqual(['c1-stderr', 'c1-stdout']);
+    io.remove();
+    expect(existsSync(own)).toBe(false);
+  });
+
   it("undoes a failed create in a shared directory without touching the others' FIFOs", () => {
     const dir = join(base, 'exec');
     const kept = TaskIO.create(dir, 'e1', { stdout: true, stderr: true, sharedDir: true });
