@@ -211,10 +211,15 @@ static napi_value js_disk_usage(napi_env env, napi_callback_info info) {
   }
   napi_value promise, name;
   napi_create_string_utf8(env, "berth:diskUsage", NAPI_AUTO_LENGTH, &name);
-  if (napi_create_promise(env, &job->deferred, &promise) != napi_ok ||
-      napi_create_async_work(env, NULL, name, du_execute, du_complete, job, &job->work) != napi_ok) {
+  if (napi_create_async_work(env, NULL, name, du_execute, du_complete, job, &job->work) != napi_ok) {
     free(job);
-    return NULL;
+    return berth_throw_errno(env, ENOMEM, "diskUsage", NULL);
+  }
+  /* The promise last: nothing fails after it but the queueing, which settles it. */
+  if (napi_create_promise(env, &job->deferred, &promise) != napi_ok) {
+    napi_delete_async_work(env, job->work);
+    free(job);
+    return berth_throw_errno(env, ENOMEM, "diskUsage", NULL);
   }
   if (napi_queue_async_work(env, job->work) != napi_ok) {
     napi_delete_async_work(env, job->work);
