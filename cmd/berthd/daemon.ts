@@ -1,5 +1,5 @@
 // berthd's wiring: config -> directories, metadata DB, CRI service, gRPC server on the unix socket.
-// start() undoes its own steps in reverse when a later one fails; stop() drains calls (with a
+// start() undoes its own steps in reverse when a later one fails; stop() ends the event streams, drains calls (with a
 // forced shutdown after a grace period), closes the database and removes the socket.
 import * as grpc from '@grpc/grpc-js';
 import { chmodSync, mkdirSync } from 'node:fs';
@@ -79,6 +79,8 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
   let listening: EarlyListener | undefined;
   let db: MetadataDB | undefined;
   let inode: number | undefined;
+  /** Ends the GetContainerEvents streams: a stream lasts until its client leaves, so no stop waits for it. */
+  let endEventStreams: (() => void) | undefined;
 
   async function unwind(): Promise<void> {
     while (undo.length > 0) {
@@ -145,6 +147,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
         networkStatus: async () => runtime.cni.assertReady(),
       });
       metrics().setStateSource(() => countRuntimeState(svc));
+      endEventStreams = () => svc.rt.events.shutdown();
       // Before serving: every record reconciled with what really runs (and half-done work undone).
       await recover(svc, (service, container, task) =>
         watchContainerExit(service, container.id, task, reattachContainerIO(service, container)),
@@ -182,7 +185,10 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
     if (server) {
       // No new connections during the grace period; the undo step below waits for the close.
       if (listening) void listening.close();
+      endEventStreams?.();
       await shutdown(server, graceMs, logger);
+      // Calls drained or cut off: what is still connected is idle or was cut off.
+      listening?.destroyConnections();
     }
     const drainMs = Math.round(performance.now() - began);
     // The server is already down: its own undo step (forceShutdown) is then a no-op.

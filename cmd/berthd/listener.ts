@@ -19,6 +19,8 @@ function destroyHeld(this: net.Socket): void {
 export class EarlyListener {
   /** Connected, no request yet (connection_route.ts): grpc-js does not know them, so close() closes them. */
   private readonly undecided = new Set<net.Socket>();
+  /** Every connection accepted and not yet closed, whoever holds it. */
+  private readonly open = new Set<net.Socket>();
   /** Routed before the server existed, in arrival order; handed over by serve(). */
   private held: net.Socket[] | undefined = [];
   private inject: Inject | undefined;
@@ -50,6 +52,8 @@ export class EarlyListener {
   }
 
   private accept(socket: net.Socket): void {
+    this.open.add(socket);
+    socket.once('close', () => this.open.delete(socket));
     routeConnection(socket, (routed) => this.handOver(routed), { undecided: this.undecided });
   }
 
@@ -85,5 +89,14 @@ export class EarlyListener {
     for (const socket of this.held ?? []) socket.destroy();
     this.held = undefined;
     return closed;
+  }
+
+  /**
+   * Destroys every connection still open, for after the server's shutdown: grpc-js 1.14's
+   * forceShutdown destroys only the sessions channelz tracks, none with channelz off (berthd's
+   * setting), and an open connection would keep close() from ever resolving.
+   */
+  destroyConnections(): void {
+    for (const socket of this.open) socket.destroy();
   }
 }

@@ -26,6 +26,13 @@ export class BerthError extends Error {
   }
 }
 
+/** A call cut short because berthd is stopping: UNAVAILABLE, which a client retries on the next start. */
+export class StoppingError extends BerthError {
+  constructor(message: string) {
+    super('Unavailable', message);
+  }
+}
+
 const make = (kind: ErrorKind) => (message: string, cause?: unknown) =>
   new BerthError(kind, message, cause === undefined ? undefined : { cause });
 

@@ -1,6 +1,7 @@
 // CRI container events (GetContainerEvents): CREATED / STARTED / STOPPED / DELETED for containers and
 // sandboxes, fanned out to every subscriber. A slow subscriber gets a bounded backlog, then is dropped
-// (kubelet reconnects), so one stuck client cannot grow berth's memory without bound.
+// (kubelet reconnects), so one stuck client cannot grow berth's memory without bound. When berthd
+// stops, every subscription ends at once (shutDown), so an open stream never holds up the stop.
 
 export type ContainerEventType =
   | 'CONTAINER_CREATED_EVENT'
@@ -16,14 +17,18 @@ export interface CriEvent {
 }
 
 export interface Subscription {
+  /** The next event; undefined once the subscription is closed and its backlog delivered. */
   next(): Promise<CriEvent | undefined>;
   close(): void;
+  /** True when it was closed because the broadcaster shut down (berthd stopping). */
+  readonly shutDown: boolean;
 }
 
 const MAX_BACKLOG = 1024;
 
 export class EventBroadcaster {
   private readonly subscribers = new Set<Subscriber>();
+  private stopped = false;
 
   publish(event: CriEvent): void {
     for (const s of this.subscribers) {
@@ -33,8 +38,15 @@ export class EventBroadcaster {
 
   subscribe(): Subscription {
     const s = new Subscriber(() => this.subscribers.delete(s));
-    this.subscribers.add(s);
+    if (this.stopped) s.shutdown();
+    else this.subscribers.add(s);
     return s;
+  }
+
+  /** Ends every subscription, and any made later, as shut down. */
+  shutdown(): void {
+    this.stopped = true;
+    for (const s of [...this.subscribers]) s.shutdown();
   }
 
   get subscriberCount(): number {
@@ -46,6 +58,7 @@ class Subscriber implements Subscription {
   private readonly queue: CriEvent[] = [];
   private waiter: ((e: CriEvent | undefined) => void) | undefined;
   private closed = false;
+  shutDown = false;
 
   constructor(private readonly onClose: () => void) {}
 
@@ -69,6 +82,11 @@ class Subscriber implements Subscription {
     const head = this.queue.shift();
     if (head || this.closed) return Promise.resolve(head);
     return new Promise((resolve) => (this.waiter = resolve));
+  }
+
+  shutdown(): void {
+    if (!this.closed) this.shutDown = true;
+    this.close();
   }
 
   close(): void {

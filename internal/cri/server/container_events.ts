@@ -1,8 +1,11 @@
 // GetContainerEvents: a server stream of container lifecycle events (kubelet's evented PLEG). Each
 // event carries, like containerd's, the pod's status and the statuses of the pod's containers as
 // they are when the event is sent. The stream lasts until the client cancels it; a client too slow
-// to keep up is dropped by the broadcaster and its stream ends (kubelet then reconnects).
+// to keep up is dropped by the broadcaster and its stream ends (kubelet then reconnects). When
+// berthd stops, the stream ends at once with UNAVAILABLE (as containerd's closed connection reads
+// to a grpc-go client), not after the stop's grace period for calls in flight.
 import type * as grpc from '@grpc/grpc-js';
+import { StoppingError } from '../../errdefs/errors';
 import type { ContainerEventResponse } from '../../api/gen/runtime/v1/ContainerEventResponse';
 import type { GetEventsRequest__Output } from '../../api/gen/runtime/v1/GetEventsRequest';
 import type { CriEvent } from '../events/broadcaster';
@@ -50,6 +53,7 @@ export async function getContainerEvents(
       const ok = stream.write(await eventResponse(svc, event));
       if (!ok) await writable(stream);
     }
+    if (subscription.shutDown && !stream.cancelled) throw new StoppingError('berthd is stopping; reconnect to get events from its next start');
   } finally {
     stop();
   }

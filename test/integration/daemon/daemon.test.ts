@@ -1,6 +1,8 @@
 // berthd as a user meets it: a real process on a real unix socket, driven over gRPC and berthctl.
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,6 +163,56 @@ describe('berthd lifecycle', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('ends an open GetContainerEvents stream with UNAVAILABLE on SIGTERM instead of waiting out the grace period', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'berthd-events-'));
+    try {
+      const d = await startBerthd({ dir });
+      const c = criClient(d.socket);
+      try {
+        const events = c.raw.runtime.GetContainerEvents({});
+        const ended = new Promise<{ code?: number; details?: string }>((resolve) => events.once('error', resolve));
+        events.on('data', () => undefined);
+        // Same connection, sent after the stream's headers: answered once the stream is open.
+        await c.runtime.Version({});
+        expect(await d.stop()).toEqual({ code: 0, signal: null });
+        expect(await ended).toMatchObject({ code: GrpcStatus.UNAVAILABLE, details: expect.stringContaining('berthd is stopping') });
+        expect(d.stderr()).not.toContain('cutting them off');
+      } finally {
+        c.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('cuts off a call still running after the grace period and exits 0 with the client still connected', async () => {
+    // A "registry" that accepts and never answers: the pull waits on it past berthd's 10 s grace.
+    const held: Socket[] = [];
+    const stalled = createServer((socket) => held.push(socket));
+    stalled.listen(0, '127.0.0.1');
+    await once(stalled, 'listening');
+    const dir = mkdtempSync(join(tmpdir(), 'berthd-cut-'));
+    try {
+      const d = await startBerthd({ dir });
+      const c = criClient(d.socket);
+      try {
+        const reached = once(stalled, 'connection');
+        const pull = callError(c.image.PullImage({ image: { image: `127.0.0.1:${(stalled.address() as AddressInfo).port}/stalled:1` } }));
+        await reached;
+        expect(await d.stop()).toEqual({ code: 0, signal: null });
+        expect(d.stderr()).toContain('cutting them off');
+        expect((await pull).code).toBe(GrpcStatus.UNAVAILABLE);
+        expect(existsSync(d.socket)).toBe(false);
+      } finally {
+        c.close();
+      }
+    } finally {
+      for (const socket of held) socket.destroy();
+      stalled.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 40_000);
 
   it("logs its start-up's phases and CPU time with \"berthd serving\"", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'berthd-phases-'));
