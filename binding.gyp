@@ -13,6 +13,7 @@
         "internal/sys/src/map.c",
         "internal/sys/src/prefault.c",
         "internal/sys/src/malloc.c",
+        "internal/sys/src/exit.c",
         "internal/sys/src/du.c"
       ],
       "cflags": ["-Wall", "-Wextra", "-O2", "-D_GNU_SOURCE"]

@@ -8,6 +8,7 @@ import { systemdNotifier } from '../../internal/systemd/notifier';
 import { installCrashPolicy } from './crash_policy';
 import { createDaemon } from './daemon';
 import { injectFaultFromEnv } from './fault_injection';
+import { exitNow } from '../../internal/sys/exit';
 
 const USAGE = `usage: berthd [--config FILE] [--address SOCK] [--root DIR] [--state DIR] [--log-level LEVEL]
 
@@ -85,7 +86,8 @@ async function main(): Promise<void> {
       process.exit(0);
     }
     daemon.stop().then(
-      () => process.exit(0),
+      // Stopped: the database closed, the socket and lock removed, the log written (synchronously).
+      () => exitNow(0),
       (err: unknown) => {
         logger.error('stop failed', { error: messageOf(err) });
         process.exit(1);

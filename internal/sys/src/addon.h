@@ -25,6 +25,9 @@ napi_status berth_register_notify(napi_env env, napi_value exports);
 napi_status berth_register_map(napi_env env, napi_value exports);
 /* prefault.c registers prefaultEnd: start-up is over, for bin/berthd's preload. */
 napi_status berth_register_prefault(napi_env env, napi_value exports);
+/* exit.c registers exitNow: _exit(code). */
+napi_status berth_register_exit(napi_env env, napi_value exports);
+
 /* malloc.c registers trimMalloc: malloc_trim(0). */
 napi_status berth_register_malloc(napi_env env, napi_value exports);
 /* du.c registers diskUsage: a directory tree's usage, walked on the thread pool. */
