@@ -21,7 +21,7 @@ import { floor } from './scenarios/floor';
 import { imageImport } from './scenarios/image_import';
 import { imagePull } from './scenarios/image_pull';
 import { lifecycle } from './scenarios/lifecycle';
-import { memory, NODE_FLOOR_FIGURE } from './scenarios/memory';
+import { memory, NODE_FLOOR_FIGURE, withOwnShares } from './scenarios/memory';
 import { restart } from './scenarios/restart';
 import { scale } from './scenarios/scale';
 import { stats } from './scenarios/stats';
@@ -111,7 +111,7 @@ async function runScenarios(opts: BenchOptions, cleanup: CleanupStack, aborted: 
     rows.push(...(await SCENARIOS[name].run(env)));
   }
   attachFloor(rows);
-  return { rows: groupByScenario(rows), notes };
+  return { rows: groupByScenario(withOwnShares(rows)), notes };
 }
 
 async function main(): Promise<number> {

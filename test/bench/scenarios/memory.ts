@@ -56,6 +56,19 @@ function floorRows(floor: Cell, idle: Row): Row[] {
   return [floorRow, ownRow];
 }
 
+/**
+ * After each "RSS N pods, daemon" and "..., daemon+shims" row with the Node floor beside it, a row of
+ * berthd's figure above that floor (containerd's cell: its whole figure), as the idle row has: the
+ * shims are the same binary under both daemons, so what is berth's own is visible at every size.
+ */
+export function withOwnShares(rows: readonly Row[]): Row[] {
+  return rows.flatMap((row) => {
+    if (row.scenario !== 'memory' || !/^RSS \d+ pods, daemon(\+shims)?$/.test(row.figure) || row.floor === undefined) return [row];
+    const own: Cell = 'value' in row.berth ? value(row.berth.value - row.floor) : row.berth;
+    return [row, { scenario: 'memory', figure: `${row.figure} above Node floor (containerd: all)`, unit: row.unit, containerd: row.containerd, berth: own }];
+  });
+}
+
 async function run(env: ScenarioEnv): Promise<Row[]> {
   const idleSeries = new PeerSeries(env);
   const series = new PeerSeries(env);
