@@ -1,6 +1,7 @@
 // berthd's wiring: config -> directories, metadata DB, CRI service, gRPC server on the unix socket.
-// start() undoes its own steps in reverse when a later one fails; stop() ends the event streams, drains calls (with a
-// forced shutdown after a grace period), closes the database and removes the socket.
+// start() undoes its own steps in reverse when a later one fails; stop() ends the event streams,
+// drains calls (with a forced shutdown after a grace period), closes the connections left and the
+// database, and removes the socket.
 import * as grpc from '@grpc/grpc-js';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';

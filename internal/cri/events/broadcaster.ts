@@ -58,7 +58,7 @@ class Subscriber implements Subscription {
   private readonly queue: CriEvent[] = [];
   private waiter: ((e: CriEvent | undefined) => void) | undefined;
   private closed = false;
-  shutDown = false;
+  private endedByShutdown = false;
 
   constructor(private readonly onClose: () => void) {}
 
@@ -84,8 +84,12 @@ class Subscriber implements Subscription {
     return new Promise((resolve) => (this.waiter = resolve));
   }
 
+  get shutDown(): boolean {
+    return this.endedByShutdown;
+  }
+
   shutdown(): void {
-    if (!this.closed) this.shutDown = true;
+    if (!this.closed) this.endedByShutdown = true;
     this.close();
   }
 
