@@ -34,8 +34,13 @@ export async function acquireBuildLock(dir: string, timeoutMs = 15 * 60_000): Pr
     try {
       await writeFile(join(candidate, 'pid'), String(process.pid));
       await rename(candidate, lockDir); // fails while another lock directory (with its pid file) exists
+      // Moved aside first, then removed: removing it in place empties it before the rmdir, and a
+      // waiter's rename may replace an empty directory, so the rmdir met the waiter's new lock
+      // (ENOTEMPTY) — or, a moment later, would have removed it.
       return async () => {
-        await rm(lockDir, { recursive: true, force: true });
+        const released = `${lockDir}-released-${process.pid}-${Date.now()}`;
+        await rename(lockDir, released);
+        await rm(released, { recursive: true, force: true });
       };
     } catch (err) {
       await rm(candidate, { recursive: true, force: true });

@@ -145,7 +145,7 @@ class Unpacker {
     } catch (err) {
       failed = true;
       await Promise.allSettled(extractions);
-      for (const key of pending) await this.removeQuietly(key);
+      await this.removeAll(pending);
       throw err;
     }
   }
@@ -161,10 +161,39 @@ class Unpacker {
   }
 
   private async removeQuietly(key: string): Promise<void> {
+    const err = await this.tryRemove(key);
+    if (err !== undefined) this.logger.warn('cannot remove extract snapshot', { key, error: err });
+  }
+
+  /**
+   * Removes extract snapshots. On a full disk a removal can fail until the others' files are gone
+   * (SQLite needs room to log the delete, and emptying one small snapshot may not make it), so
+   * what failed is tried again for as long as a round removes something.
+   */
+  private async removeAll(keys: Iterable<string>): Promise<void> {
+    let left = [...keys];
+    for (;;) {
+      const failures: Array<{ key: string; err: unknown }> = [];
+      for (const key of left) {
+        const err = await this.tryRemove(key);
+        if (err !== undefined) failures.push({ key, err });
+      }
+      if (failures.length === 0) return;
+      if (failures.length === left.length) {
+        for (const { key, err } of failures) this.logger.warn('cannot remove extract snapshot', { key, error: err });
+        return;
+      }
+      left = failures.map((f) => f.key);
+    }
+  }
+
+  /** Removes `key` (gone already is fine); the error when it could not. */
+  private async tryRemove(key: string): Promise<unknown> {
     try {
       await this.sn.remove(key);
+      return undefined;
     } catch (err) {
-      if (!isNotFound(err)) this.logger.warn('cannot remove extract snapshot', { key, error: err });
+      return isNotFound(err) ? undefined : err;
     }
   }
 }

@@ -4,7 +4,7 @@ import { lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { kindOf } from '../../../internal/errdefs/errors';
+import { kindOf, resourceExhausted } from '../../../internal/errdefs/errors';
 import { MetadataDB } from '../../../internal/metadata/db';
 import { withTempMount } from '../../../internal/mount';
 import { applyLayers, chainIDs, removeStaleExtracts, type Layer } from '../../../internal/rootfs';
@@ -247,6 +247,36 @@ describe.each([
       expect(lstatSync(join(root, 'lib')).isSymbolicLink()).toBe(true);
       expect(readFileSync(join(root, 'usr/lib/libz.so'), 'utf8')).toBe('z');
     });
+  });
+});
+
+describe('applyLayers on a disk too full to remove one extract before the others', () => {
+  it('removes every extract snapshot of a failed unpack, retrying what failed once the others are gone', async () => {
+    // The first layer is refused while the two others extract beside it: three extract snapshots
+    // to remove. As on a full disk, where SQLite cannot log a delete until enough files are gone,
+    // the first one's removal fails while the other extract snapshots still exist.
+    const layers = [
+      await layerOf([{ name: 'escape/../../../pwned', data: 'x' }]),
+      await layerOf(second),
+      await layerOf(third),
+    ];
+    const remove = sn.remove.bind(sn);
+    let refused = 0;
+    let first: string | undefined;
+    sn.remove = async (key: string) => {
+      first ??= key;
+      const others = (await allSnapshots()).filter((i) => i.name.startsWith('extract-') && i.name !== key);
+      if (key === first && others.length > 0) {
+        refused++;
+        throw resourceExhausted('database or disk is full');
+      }
+      return remove(key);
+    };
+    const err = await applyLayers(sn, layers, { concurrency: 3 }).catch((e: unknown) => e);
+    expect(kindOf(err)).toBe('InvalidArgument');
+    expect(refused).toBeGreaterThan(0);
+    expect(await allSnapshots()).toEqual([]);
+    expect(readdirSync(join(scratch, 'state', 'snapshots'))).toEqual([]);
   });
 });
 
