@@ -104,7 +104,7 @@ class Unpacker {
       await applyInto(this.sn, key, this.layers[i] as Layer, 'remove');
       await this.commit(key, chainID, () => this.sn.commit(chainID, key));
     } catch (err) {
-      await this.removeQuietly(key);
+      await this.removeAll([key]);
       throw err;
     }
   }
@@ -135,7 +135,7 @@ class Unpacker {
           if (!(err instanceof NeedsParent)) throw err;
           this.logger.info('layer needs its parents to extract; extracting it on them', { layer: chainID, reason: err.message });
           pending.delete(key);
-          await this.removeQuietly(key);
+          await this.removeAll([key]);
           await this.onParent(i);
           continue;
         }
@@ -156,13 +156,8 @@ class Unpacker {
       await commit();
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
-      await this.removeQuietly(key);
+      await this.removeAll([key]);
     }
-  }
-
-  private async removeQuietly(key: string): Promise<void> {
-    const err = await this.tryRemove(key);
-    if (err !== undefined) this.logger.warn('cannot remove extract snapshot', { key, error: err });
   }
 
   /**

@@ -12,14 +12,21 @@ const row = (figure: string, containerd: number, berth: number, floor?: number):
 });
 
 describe('withOwnShares', () => {
-  it('puts berthd above the floor after each pod-count row that has a floor, containerd whole', () => {
-    const rows = withOwnShares([row('RSS 20 pods, daemon', 53, 71, 56), row('RSS 20 pods, daemon+shims', 322, 336, 56), row('RSS idle, daemon', 44, 62, 56)]);
+  it('puts berthd above the floor after each RSS row that has a floor, containerd whole', () => {
+    const rows = withOwnShares([
+      row('RSS idle, daemon', 44, 62, 56),
+      row('RSS idle, daemon+shims', 44, 62, 56),
+      row('RSS 20 pods, daemon', 53, 71, 56),
+      row('RSS 20 pods, daemon+shims', 322, 336, 56),
+    ]);
     expect(rows.map((r) => [r.figure, r.containerd, r.berth])).toEqual([
+      ['RSS idle, daemon', { value: 44 }, { value: 62 }],
+      ['RSS idle, daemon above Node floor (containerd: all)', { value: 44 }, { value: 6 }],
+      ['RSS idle, daemon+shims', { value: 44 }, { value: 62 }], // no pods, no shims: the daemon row's
       ['RSS 20 pods, daemon', { value: 53 }, { value: 71 }],
       ['RSS 20 pods, daemon above Node floor (containerd: all)', { value: 53 }, { value: 15 }],
       ['RSS 20 pods, daemon+shims', { value: 322 }, { value: 336 }],
       ['RSS 20 pods, daemon+shims above Node floor (containerd: all)', { value: 322 }, { value: 280 }],
-      ['RSS idle, daemon', { value: 44 }, { value: 62 }],
     ]);
   });
 

@@ -48,22 +48,20 @@ async function measurePeer(env: ScenarioEnv, peer: Peer, idleSeries: PeerSeries,
   }
 }
 
-/** The Node floor row, and berthd's idle RSS above it (containerd's cell: its whole RSS, no floor taken off). */
-function floorRows(floor: Cell, idle: Row): Row[] {
-  const floorRow: Row = { scenario: 'memory', figure: NODE_FLOOR_FIGURE, unit: 'MiB', containerd: { na: '(Go: no Node floor)' }, berth: floor };
-  const own: Cell = 'value' in floor && 'value' in idle.berth ? value(idle.berth.value - floor.value) : { na: 'n/a (no floor or no idle figure)' };
-  const ownRow: Row = { scenario: 'memory', figure: 'RSS idle, daemon above Node floor (containerd: all)', unit: 'MiB', containerd: idle.containerd, berth: own };
-  return [floorRow, ownRow];
+/** The Node floor row (withOwnShares puts berthd's RSS above it after each RSS row). */
+function floorRow(floor: Cell): Row {
+  return { scenario: 'memory', figure: NODE_FLOOR_FIGURE, unit: 'MiB', containerd: { na: '(Go: no Node floor)' }, berth: floor };
 }
 
 /**
- * After each "RSS N pods, daemon" and "..., daemon+shims" row with the Node floor beside it, a row of
- * berthd's figure above that floor (containerd's cell: its whole figure), as the idle row has: the
- * shims are the same binary under both daemons, so what is berth's own is visible at every size.
+ * After each RSS row with the Node floor beside it (idle, and "N pods" for the daemon and for the
+ * daemon+shims: the shims are the same binary under both daemons), a row of berthd's figure above
+ * that floor, containerd's cell its whole figure: what is berth's own, at every size. Idle
+ * daemon+shims is idle daemon (no pods, no shims), so it gets none.
  */
 export function withOwnShares(rows: readonly Row[]): Row[] {
   return rows.flatMap((row) => {
-    if (row.scenario !== 'memory' || !/^RSS \d+ pods, daemon(\+shims)?$/.test(row.figure) || row.floor === undefined) return [row];
+    if (row.scenario !== 'memory' || !/^RSS (idle, daemon|\d+ pods, daemon(\+shims)?)$/.test(row.figure) || row.floor === undefined) return [row];
     const own: Cell = 'value' in row.berth ? value(row.berth.value - row.floor) : row.berth;
     return [row, { scenario: 'memory', figure: `${row.figure} above Node floor (containerd: all)`, unit: row.unit, containerd: row.containerd, berth: own }];
   });
@@ -94,7 +92,7 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
   return [
     idle,
     idleSeries.row('memory', 'RSS idle, daemon+shims', 'MiB', 'idle+shims', only),
-    ...floorRows(floor, idle),
+    floorRow(floor),
     series.row('memory', `RSS ${MEMORY_PODS} pods, daemon`, 'MiB', 'busy', only),
     series.row('memory', `RSS ${MEMORY_PODS} pods, daemon+shims`, 'MiB', 'busy+shims', only),
     series.row('memory', `daemon RSS growth per pod (${MEMORY_PODS} pods)`, 'MiB', 'per pod', only),
