@@ -6,7 +6,8 @@
 // repoRoot()) and the packages berthd only requires on first use, so their code is not read at
 // every start (they load from node_modules as before). Every bundled module's __dirname is the
 // bundle's directory, so the proto descriptors that internal/api/proto_root.ts reads beside its
-// module are written there too.
+// module are written there too, first: the bundle compiles in their message codecs (bundled_codecs.ts).
+// Built-ins that only rare paths call load on first use (lazy_builtins.ts).
 import { build, type BuildOptions } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -20,6 +21,8 @@ import { CRI_PROTO_ROOTS } from '../../internal/api/cri';
 import { writeProtoDescriptor } from '../../internal/api/proto_root';
 import { replaceFileSync } from '../../internal/fs/replace_file';
 import { repoRoot } from '../../internal/repo_root';
+import { bundledCodecs } from './bundled_codecs';
+import { lazyBuiltins } from './lazy_builtins';
 
 export const START_FILE = 'start.js';
 
@@ -31,6 +34,9 @@ export const START_FILE = 'start.js';
  * JavaScript is bundled: loaded from node_modules, its ~15 files were 13-19 ms of every start.
  */
 const EXTERNAL = ['better-sqlite3/package.json', 'bindings', '@grpc/proto-loader', 'ws', 'prom-client', 'yaml'];
+
+/** Built-ins loaded at their first use (lazy_builtins.ts): nothing calls them while berthd starts. */
+const LAZY_BUILTINS = ['zlib', 'dns', 'worker_threads'];
 
 const COMMON: BuildOptions = {
   bundle: true,
@@ -80,11 +86,16 @@ export async function bundleBerthd(outDirArg: string, nodeFlags: readonly string
   mkdirSync(outDir, { recursive: true });
   const bundle = join(outDir, BUNDLE_FILE);
   const startFile = join(outDir, START_FILE);
+  // First: the bundle compiles in the codecs kept beside these descriptors.
+  const descriptors = join(outDir, 'descriptors');
+  const roots: (readonly [string, readonly string[]])[] = [...CRI_PROTO_ROOTS, ['containerd', CONTAINERD_PROTO_FILES]];
+  for (const [name, files] of roots) writeProtoDescriptor(name, files, descriptors);
   const built = await build({
     ...COMMON,
     entryPoints: [join(repoRoot(), 'cmd', 'berthd', 'main.ts')],
     outfile: bundle,
     external: EXTERNAL,
+    plugins: [lazyBuiltins(LAZY_BUILTINS), bundledCodecs(descriptors, roots.map(([name]) => name))],
     // Whitespace and syntax only: identifiers keep their names, so stack traces and `.name` stay readable.
     minifyWhitespace: true,
     minifySyntax: true,
@@ -105,9 +116,6 @@ export async function bundleBerthd(outDirArg: string, nodeFlags: readonly string
     minifyWhitespace: true,
     minifySyntax: true,
   });
-  const descriptors = join(outDir, 'descriptors');
-  for (const [name, files] of CRI_PROTO_ROOTS) writeProtoDescriptor(name, files, descriptors);
-  writeProtoDescriptor('containerd', CONTAINERD_PROTO_FILES, descriptors);
   writeCodeCache(startFile, bundle, nodeFlags);
   rmSync(warmCacheFileOf(bundle), { force: true }); // a running berthd's, for the bundle this one replaces
   return startFile;

@@ -6,13 +6,19 @@
 // descriptor).
 // At run time a type's first use runs setup() as protobufjs does (edition features, wrappers), but
 // compiles the kept sources instead of running the generators (most of setup()'s time); sources of
-// another protobufjs version are never used.
-import { openSync, readSync } from 'node:fs';
+// another protobufjs version are never used. berthd's bundle goes further: it holds the same
+// functions as code (bundled_codecs.ts), which V8's code cache keeps compiled, so setup() there
+// neither reads nor compiles any source.
+import { openSync, readFileSync, readSync } from 'node:fs';
 import * as protobuf from 'protobufjs';
 import { replaceFileSync } from '../fs/replace_file';
+import type { BundledRoot } from './bundled_codecs';
 
 // The protobufjs that runs (bundled with berthd, or from node_modules) is the one that generated.
 const protobufjsVersion = (require('protobufjs/package.json') as { version: string }).version;
+
+/** Makes a generated function from its scope's values, in the order of the kept names. */
+export type CodecFactory = (...scope: unknown[]) => (...args: unknown[]) => unknown;
 
 /** One generated function: its scope's names and the body that returns it (as util.codegen builds it). */
 interface KeptFunction {
@@ -22,17 +28,19 @@ interface KeptFunction {
    * "return (function name(params){...})": parenthesized, so V8 compiles the function with the
    * factory (PIFE) instead of pre-parsing it then parsing it again at its first call.
    */
-  s: string;
+  s?: string;
+  /** The same body as a function, compiled into berthd's bundle (bundled_codecs.ts) instead of `s`. */
+  f?: CodecFactory;
 }
 
 /** The functions setup() makes for a type. */
 type Role = 'ctor' | 'encode' | 'decode' | 'verify' | 'fromObject' | 'toObject';
 
 /** A type's generated functions. */
-type KeptType = Partial<Record<Role, KeptFunction>>;
+export type KeptType = Partial<Record<Role, KeptFunction>>;
 
 /** One line of a .codecs file: the type's full name (checked when read) and its functions. */
-interface KeptLine {
+export interface KeptLine {
   type: string;
   functions: KeptType;
 }
@@ -128,8 +136,17 @@ export function writeKeptCodecs(root: protobuf.Root, file: string): KeptCodecsIn
   return { protobufjs: protobufjsVersion, types };
 }
 
+/** Every line of a .codecs file: each type's full name and its functions' sources (build time). */
+export function keptLines(file: string): KeptLine[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as KeptLine);
+}
+
 /** The kept functions of `type` at `at` in the open .codecs file; throws unless that line is the type's. */
-function readKept(fd: number, type: protobuf.Type, [offset, length]: [number, number]): KeptType {
+function readKept(fd: number | undefined, type: protobuf.Type, [offset, length]: [number, number]): KeptType {
+  if (fd === undefined) throw new Error(`${type.fullName}: not bundled, and no .codecs file open`);
   const bytes = Buffer.alloc(length);
   if (readSync(fd, bytes, 0, length, offset) !== length) throw new Error(`short read of ${length} bytes at ${offset}`);
   const line = JSON.parse(bytes.toString('utf8')) as KeptLine;
@@ -183,11 +200,13 @@ function setupFromKept(type: protobuf.Type, kept: KeptType): protobuf.Type {
     const names = scopes[role](() => undefined);
     const missing = fn.k.find((key) => !(key in names));
     if (missing !== undefined) throw new Error(`${type.fullName}: the kept ${role} wants ${missing}`);
+    if (fn.f === undefined && fn.s === undefined) throw new Error(`${type.fullName}: the kept ${role} has no source`);
   }
   const compile = (role: Role): ((...args: unknown[]) => unknown) => {
     const fn = kept[role]!;
     const scope = scopes[role](() => type.ctor);
-    return Function(...fn.k, fn.s)(...fn.k.map((key) => scope[key])) as never;
+    const factory = fn.f ?? (Function(...fn.k, fn.s!) as CodecFactory);
+    return factory(...fn.k.map((key) => scope[key])) as never;
   };
   const slots = type as unknown as Record<Role, unknown>;
   if (!internals._ctor) type.ctor = compile('ctor') as never;
@@ -213,20 +232,27 @@ function setupFromKept(type: protobuf.Type, kept: KeptType): protobuf.Type {
   return type;
 }
 
-/** A .codecs file, opened, with the index of the descriptor it was written with. */
+/**
+ * A .codecs file, opened, with the index of the descriptor it was written with; or, in berthd's
+ * bundle, the same functions compiled in (then no file is read).
+ */
 export interface KeptCodecs {
-  readonly fd: number;
   readonly index: KeptCodecsIndex;
+  readonly fd?: number;
+  /** Full name -> functions, as bundled (bundled_codecs.ts). */
+  readonly bundled?: Readonly<Record<string, () => KeptType>>;
 }
 
 /**
  * Opens `file` for the roots made from its descriptor; undefined when its sources are not to be used
  * (made by another protobufjs version) or cannot be read. Opened with the descriptor and kept open as
  * long as the process (one per descriptor): a build writing a new file meanwhile cannot pair this
- * index with that file.
+ * index with that file. With `bundled` (this descriptor's functions compiled into the bundle, made
+ * by this protobufjs), no file is opened.
  */
-export function openKeptCodecs(file: string, index: KeptCodecsIndex | undefined): KeptCodecs | undefined {
+export function openKeptCodecs(file: string, index: KeptCodecsIndex | undefined, bundled?: BundledRoot): KeptCodecs | undefined {
   if (index?.protobufjs !== protobufjsVersion) return undefined;
+  if (bundled?.protobufjs === protobufjsVersion) return { index, bundled: bundled.types };
   try {
     return { fd: openSync(file, 'r'), index };
   } catch {
@@ -245,9 +271,10 @@ export function useKeptCodecs(root: protobuf.Root, kept: KeptCodecs | undefined)
   for (const type of messageTypes(root)) {
     const at = kept.index.types[type.fullName];
     if (at === undefined) continue;
+    const bundled = kept.bundled?.[type.fullName];
     type.setup = function keptSetup(this: protobuf.Type): protobuf.Type {
       try {
-        return setupFromKept(this, readKept(kept.fd, this, at));
+        return setupFromKept(this, bundled ? bundled() : readKept(kept.fd, this, at));
       } catch {
         // Unreadable, or not what this setup() asks for: every function is made again below.
         return ownSetup.call(this);

@@ -4,9 +4,9 @@
 // small root of their own with just the types they need (the descriptor lists them, worked out at
 // build time), set up from the kept codec sources as a whole root would be.
 import * as protobuf from 'protobufjs';
-import { openKeptCodecs, useKeptCodecs, type KeptCodecs } from './kept_codecs';
+import { useKeptCodecs, type KeptCodecs } from './kept_codecs';
 import type { MethodShape } from './method_types';
-import { codecsFileOf, currentDescriptor, DESCRIPTOR_DIR, type Descriptor } from './proto_root';
+import { currentDescriptor, DESCRIPTOR_DIR, keptCodecsOf, type Descriptor } from './proto_root';
 
 type JsonNode = protobuf.AnyNestedObject & { nested?: Record<string, JsonNode> };
 
@@ -46,7 +46,7 @@ export class MethodRoots {
   static open(name: string, files: readonly string[], dir = DESCRIPTOR_DIR): MethodRoots | undefined {
     const descriptor = currentDescriptor(name, files, dir);
     if (descriptor?.methods === undefined) return undefined;
-    return new MethodRoots({ ...descriptor, methods: descriptor.methods }, openKeptCodecs(codecsFileOf(dir, name), descriptor.codecs));
+    return new MethodRoots({ ...descriptor, methods: descriptor.methods }, keptCodecsOf(dir, name, descriptor));
   }
 
   /** The methods of `service` (full name, no leading dot), in the .proto's order. */

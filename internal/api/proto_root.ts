@@ -10,7 +10,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import * as protobuf from 'protobufjs';
 import { repoRoot } from '../repo_root';
-import { openKeptCodecs, useKeptCodecs, writeKeptCodecs, type KeptCodecsIndex } from './kept_codecs';
+import { bundledRoots } from './bundled_codecs';
+import { openKeptCodecs, useKeptCodecs, writeKeptCodecs, type KeptCodecs, type KeptCodecsIndex } from './kept_codecs';
 import { methodTypeClosures, type MethodTypes } from './method_types';
 
 export interface Descriptor {
@@ -33,6 +34,15 @@ export function apiDir(): string {
 export const DESCRIPTOR_DIR = join(__dirname, 'descriptors');
 
 export const codecsFileOf = (dir: string, name: string) => join(dir, `${name}.codecs`);
+
+/**
+ * The kept codecs of the descriptor `name` in `dir`: the ones compiled into berthd's bundle when it
+ * holds this very descriptor's (bundled_codecs.ts), else its .codecs file.
+ */
+export function keptCodecsOf(dir: string, name: string, descriptor: Descriptor): KeptCodecs | undefined {
+  const bundled = bundledRoots[name];
+  return openKeptCodecs(codecsFileOf(dir, name), descriptor.codecs, bundled?.source === descriptor.source ? bundled : undefined);
+}
 
 /** Parses `files` (relative to api/) and their imports; google/protobuf/* come from protobufjs. */
 function parseProtos(files: readonly string[]): { root: protobuf.Root; loaded: string[] } {
@@ -83,7 +93,7 @@ export function loadProtoRoot(name: string, files: readonly string[], dir = DESC
   if (descriptor) {
     const root = protobuf.Root.fromJSON(descriptor.root);
     root.resolveAll();
-    useKeptCodecs(root, openKeptCodecs(codecsFileOf(dir, name), descriptor.codecs));
+    useKeptCodecs(root, keptCodecsOf(dir, name, descriptor));
     return root;
   }
   return parseProtos(files).root;

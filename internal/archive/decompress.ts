@@ -29,7 +29,8 @@ type ZstdFactory = (opts: { chunkSize: number }) => NodeJS.ReadWriteStream;
  * file of a typical layer, and split one file in ten across two chunks (two writes).
  */
 export const DECOMPRESSED_CHUNK_BYTES = 256 * 1024;
-const zstdFactory = (zlib as unknown as { createZstdDecompress?: ZstdFactory }).createZstdDecompress;
+// Looked up when called, not at load: berthd's bundle loads zlib at its first use (hack/bundle/lazy_builtins.ts).
+const zstdFactory = (): ZstdFactory | undefined => (zlib as unknown as { createZstdDecompress?: ZstdFactory }).createZstdDecompress;
 
 /** The uncompressed bytes of `source`, whatever of gzip/zstd/none it is. */
 export async function decompressed(source: AsyncIterable<Buffer | Uint8Array>): Promise<{ stream: Readable; compression: Compression }> {
@@ -63,9 +64,11 @@ export async function decompressed(source: AsyncIterable<Buffer | Uint8Array>): 
       return { stream: raw, compression };
     case 'gzip':
       return { stream: raw.pipe(withErrors(raw, zlib.createGunzip({ chunkSize: DECOMPRESSED_CHUNK_BYTES }))), compression };
-    case 'zstd':
-      if (zstdFactory) return { stream: raw.pipe(withErrors(raw, zstdFactory({ chunkSize: DECOMPRESSED_CHUNK_BYTES }) as unknown as zlib.Gunzip)), compression };
+    case 'zstd': {
+      const zstd = zstdFactory();
+      if (zstd) return { stream: raw.pipe(withErrors(raw, zstd({ chunkSize: DECOMPRESSED_CHUNK_BYTES }) as unknown as zlib.Gunzip)), compression };
       break;
+    }
     default:
       break;
   }

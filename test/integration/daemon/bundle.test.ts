@@ -8,7 +8,7 @@
 // berth_prefault.so, which must not reach the processes berthd starts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleBerthd } from '../../../hack/bundle/bundle';
@@ -195,6 +195,21 @@ describe('the berthd bundle', () => {
     expect(v.runtime_version).toBe(JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')).version);
     const images = await client!.image.ListImages({});
     expect(images.images.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('has its message codecs compiled in: serving, it opened none of the .codecs files beside it', async () => {
+    await client!.runtime.ListContainers({});
+    const fdDir = `/proc/${daemon!.child.pid}/fd`;
+    const open = readdirSync(fdDir).map((fd) => {
+      try {
+        return readlinkSync(join(fdDir, fd));
+      } catch {
+        return ''; // closed meanwhile
+      }
+    });
+    expect(readdirSync(join(bundleDir, 'descriptors')).filter((f) => f.endsWith('.codecs')).length).toBe(3);
+    expect(open.filter((path) => path.endsWith('.codecs'))).toEqual([]);
+    expect(open.some((path) => path.endsWith('metadata.db'))).toBe(true); // the control: the listing works
   });
 
   it('serves /metrics through prom-client, loaded from node_modules on first use', async () => {
