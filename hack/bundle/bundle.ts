@@ -36,7 +36,7 @@ export const START_FILE = 'start.js';
 const EXTERNAL = ['better-sqlite3/package.json', 'bindings', '@grpc/proto-loader', 'ws', 'prom-client', 'yaml'];
 
 /** Built-ins loaded at their first use (lazy_builtins.ts): nothing calls them while berthd starts. */
-const LAZY_BUILTINS = ['zlib', 'dns', 'worker_threads'];
+const LAZY_BUILTINS = ['zlib', 'worker_threads'];
 
 const COMMON: BuildOptions = {
   bundle: true,

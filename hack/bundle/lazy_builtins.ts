@@ -1,8 +1,9 @@
 // An esbuild plugin for berthd's bundle: Node built-in modules that only rarely used paths call
-// (zlib: gzip layers, grpc-js message compression, SPDY headers; dns: grpc-js's client resolver;
-// worker_threads: the layer-apply worker) are loaded at their first use instead of at every start.
-// Each is required at the bundle's start by a module's top level, although nothing calls it then;
-// loading them was ~5 ms of berthd's ~110 ms of loading here (issue 16; zlib alone 3.6 ms).
+// (zlib: gzip layers, grpc-js message compression, SPDY headers; worker_threads: the layer-apply
+// worker) are loaded at their first use instead of at every start. Each is required at the bundle's
+// start by a module's top level, although nothing calls it then; loading them was ~4.5 ms of
+// berthd's ~110 ms of loading here (issue 16; zlib alone 3.6 ms). (dns would be one too, but Node's
+// net loads it for any listen() given a host, as the streaming server's is.)
 // A module importing one gets an object of getters, one per name the built-in exports (listed here
 // at build time, by the Node that builds), each requiring the real module on its first read. A
 // getter object and not a Proxy: esbuild's interop (__toESM) copies every own name of an imported
