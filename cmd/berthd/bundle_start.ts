@@ -32,7 +32,7 @@ export const cacheFileOf = (bundle: string): string => `${bundle}.cache`;
 /** <bundle>.warm-cache: the same, written by a running berthd. */
 export const warmCacheFileOf = (bundle: string): string => `${bundle}.warm-cache`;
 /** How long a berthd serves before it writes the warm cache. */
-const WARM_CACHE_AFTER_MS = 5_000;
+export const WARM_CACHE_AFTER_MS = 5_000;
 
 function buildIdOf(source: string): string | undefined {
   const at = source.lastIndexOf(BUILD_ID_MARKER);

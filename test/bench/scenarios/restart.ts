@@ -6,6 +6,11 @@
 // peers alternating. After each restart one ExecSync `true` (a kubelet's exec probe, the first call
 // of its kind into the new process, so what it loads on first use counts), into the pods in turn:
 // the pods still work through the restarted daemon. Then they are removed.
+// Before the timed restarts, each daemon is restarted once untimed and serves a few seconds, as a
+// runtime on a node has served since its last restart: berthd writes its warm code cache then
+// (bundle_start.ts), with the recovery and an exec probe's code in it; timed restarts, a second
+// apart, never serve that long. The untimed restart, a first restart after the daemon's first start,
+// is in the log.
 // The load floor (load_floor.ts: bin/berthd --help) goes beside berth's exec-to-serving rows, and
 // the Node floor's SIGTERM-to-gone (node_floor.ts) beside the stop row, each with berthd's p50 above it.
 import type { CriClient } from '../../harness/cri_client';
@@ -19,12 +24,15 @@ import { nodeFloor } from '../node_floor';
 import { value, type Cell, type Row } from '../report';
 import { p50, timed } from '../stats';
 import { alternating, PeerSeries, type Scenario, type ScenarioEnv } from './scenario';
+import { WARM_CACHE_AFTER_MS } from '../../../cmd/berthd/bundle_start';
 
 export const RESTART_PODS = 20;
 const SIGNALS: readonly RestartSignal[] = ['SIGTERM', 'SIGKILL'];
 /** Node floor processes stopped for the stop row's floor (a few ms each, so more than the memory row's 3). */
 const STOP_FLOOR_SAMPLES = 7;
 const RPC_DEADLINE_MS = 30_000;
+/** How long each daemon serves after its untimed restart: until berthd's warm code cache is written. */
+const WARM_UP_SERVE_MS = WARM_CACHE_AFTER_MS + 1_500;
 const deadline = () => ({ deadline: Date.now() + RPC_DEADLINE_MS });
 
 /** A peer's pods for this scenario and the shims serving them when they were all up. */
@@ -99,6 +107,17 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
       if (env.ctx.aborted()) throw new Aborted();
       await startPeerPods(env, peer, undos).then((state) => void ready.push(state), failed(peer, `starting ${RESTART_PODS} pods`));
     }
+    for (const state of ready) {
+      if (env.ctx.aborted()) throw new Aborted();
+      const warmUp = async () => {
+        const t = await state.peer.restart('SIGTERM', allRunning(state.containerIds));
+        env.log(`restart: ${state.peer.name} untimed SIGTERM restart: old process gone after ${t.stopMs.toFixed(1)} ms, serving after ${t.serveMs.toFixed(0)} ms`);
+        // What a node's kubelet asks meanwhile: an exec probe.
+        await state.peer.cri.runtime.ExecSync({ container_id: state.pods[0]!.containerId!, cmd: ['true'], timeout: '10' }, deadline());
+      };
+      await warmUp().catch(failed(state.peer, 'untimed restart'));
+    }
+    await new Promise((r) => setTimeout(r, WARM_UP_SERVE_MS));
     let turn = 0;
     for (const signal of SIGNALS) {
       for (let round = 0; round < env.restarts; round++, turn++) {
