@@ -77,14 +77,17 @@ function readDescriptor(path: string): Descriptor | undefined {
   }
 }
 
-/** The descriptor named `name` when it was made from exactly the `files` on disk. */
+/**
+ * The descriptor named `name` when it was made from exactly the `files` on disk, or, in berthd's
+ * bundle, when it is the one the bundle was built with (bundled_codecs.ts): that one matches the
+ * bundle's code even if the .proto files were edited since, and hashing them was ~1-2 ms a root at
+ * every start.
+ */
 export function currentDescriptor(name: string, files: readonly string[], dir: string): Descriptor | undefined {
   const descriptor = readDescriptor(join(dir, `${name}.json`));
-  const current =
-    descriptor !== undefined &&
-    files.every((f) => descriptor.files.includes(f)) &&
-    descriptor.source === sourceHash(descriptor.files.map((f) => join(apiDir(), f)));
-  return current ? descriptor : undefined;
+  if (descriptor === undefined || !files.every((f) => descriptor.files.includes(f))) return undefined;
+  if (bundledRoots[name]?.source === descriptor.source) return descriptor;
+  return descriptor.source === sourceHash(descriptor.files.map((f) => join(apiDir(), f))) ? descriptor : undefined;
 }
 
 /** The root named `name` for `files`: from its up-to-date JSON descriptor, else parsed. */

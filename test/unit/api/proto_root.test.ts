@@ -48,6 +48,26 @@ describe('proto descriptors', () => {
     expect(loadProtoRoot('cri', CRI_PROTO_FILES, dir).lookupService('berth.admin.v1.Admin').name).toBe('Admin');
   });
 
+  it("in berthd's bundle, uses the descriptor it was built with even when the .proto files changed since", () => {
+    const out = writeProtoDescriptor('cri', CRI_PROTO_FILES, dir);
+    const written = JSON.parse(readFileSync(out, 'utf8')) as { source: string; root: { nested: Record<string, { nested: Record<string, unknown> }> } };
+    delete written.root.nested.berth!.nested.admin; // the mark, as above
+    const built = '1'.repeat(64); // the .proto files hash otherwise now
+    writeFileSync(out, JSON.stringify({ ...written, source: built }));
+    const adminIn = (bundledSource: string) => {
+      let found: unknown;
+      jest.isolateModules(() => {
+        jest.doMock('../../../internal/api/bundled_codecs', () => ({ bundledRoots: { cri: { source: bundledSource, protobufjs: '0.0.1', types: {} } } }));
+        const { loadProtoRoot: load } = jest.requireActual<typeof import('../../../internal/api/proto_root')>('../../../internal/api/proto_root');
+        found = load('cri', CRI_PROTO_FILES, dir).lookup('berth.admin.v1.Admin');
+      });
+      jest.dontMock('../../../internal/api/bundled_codecs');
+      return found !== null;
+    };
+    expect(adminIn(built)).toBe(false); // the bundle's own descriptor: used
+    expect(adminIn('2'.repeat(64))).toBe(true); // another build's: the .proto files decide, and parse
+  });
+
   it('gives no per-method types without a current descriptor (the server then builds whole roots)', () => {
     expect(MethodRoots.open('cri', CRI_PROTO_FILES, dir)).toBeUndefined(); // none written
     const out = writeProtoDescriptor('cri', CRI_PROTO_FILES, dir);
