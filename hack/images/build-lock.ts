@@ -25,6 +25,17 @@ async function ownerOf(lockDir: string): Promise<number | undefined> {
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
+/**
+ * Removes the lock directory by moving it aside first: removed in place, it is emptied before the
+ * rmdir, and a waiter's rename may replace an empty directory, so the rmdir would meet (ENOTEMPTY)
+ * or remove that waiter's new lock. Rejects when the lock is no longer there to move.
+ */
+async function removeLock(lockDir: string, why: 'released' | 'stale'): Promise<void> {
+  const aside = `${lockDir}-${why}-${process.pid}-${Date.now()}`;
+  await rename(lockDir, aside);
+  await rm(aside, { recursive: true, force: true });
+}
+
 /** Takes the lock on `dir`, waiting up to `timeoutMs`; resolves to its release function. */
 export async function acquireBuildLock(dir: string, timeoutMs = 15 * 60_000): Promise<() => Promise<void>> {
   const lockDir = join(dir, LOCK_DIR_NAME);
@@ -34,14 +45,7 @@ export async function acquireBuildLock(dir: string, timeoutMs = 15 * 60_000): Pr
     try {
       await writeFile(join(candidate, 'pid'), String(process.pid));
       await rename(candidate, lockDir); // fails while another lock directory (with its pid file) exists
-      // Moved aside first, then removed: removing it in place empties it before the rmdir, and a
-      // waiter's rename may replace an empty directory, so the rmdir met the waiter's new lock
-      // (ENOTEMPTY) — or, a moment later, would have removed it.
-      return async () => {
-        const released = `${lockDir}-released-${process.pid}-${Date.now()}`;
-        await rename(lockDir, released);
-        await rm(released, { recursive: true, force: true });
-      };
+      return () => removeLock(lockDir, 'released');
     } catch (err) {
       await rm(candidate, { recursive: true, force: true });
       const code = (err as NodeJS.ErrnoException).code;
@@ -49,13 +53,8 @@ export async function acquireBuildLock(dir: string, timeoutMs = 15 * 60_000): Pr
     }
     const owner = await ownerOf(lockDir);
     if (owner === undefined || !isAlive(owner)) {
-      // Move it aside before removing, so two waiters breaking the same stale lock cannot remove a
-      // lock that a third process took in between.
-      const stale = `${lockDir}-stale-${process.pid}-${Date.now()}`;
-      await rename(lockDir, stale).then(
-        () => rm(stale, { recursive: true, force: true }),
-        () => undefined,
-      );
+      // Two waiters may break the same stale lock: the second finds it gone and tries again.
+      await removeLock(lockDir, 'stale').catch(() => undefined);
       continue;
     }
     if (Date.now() > deadline) throw deadlineExceeded(`waited ${timeoutMs} ms for ${lockDir} held by pid ${owner}`);
