@@ -192,13 +192,27 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       listening?.destroyConnections();
     }
     const drainMs = Math.round(performance.now() - began);
-    // The server is already down: its own undo step (forceShutdown) is then a no-op.
-    await unwind();
+    if (opts.exitAfterStop) {
+      // Calls drained; the kernel closes the rest at exit. Each remaining undo step was ~0.1-0.4 ms
+      // of the stop (its code never ran in this process), ~1.3 ms in all with 20 pods.
+      undo.length = 0;
+      undoWhatOutlives();
+    } else {
+      // The server is already down: its own undo step (forceShutdown) is then a no-op.
+      await unwind();
+    }
     const undoMs = Math.round(performance.now() - began) - drainMs;
     logger.info('berthd stopped', { address: config.address, drainMs, undoMs });
   }
 
-  function abandonStart(): void {
+  /** Closes the database, then removes the files that would outlive the process, the root lock last. */
+  function undoWhatOutlives(): void {
+    try {
+      db?.close();
+      db = undefined;
+    } catch (err) {
+      logger.error('closing the database failed', { error: messageOf(err) });
+    }
     for (const step of outliving.splice(0).reverse()) {
       try {
         step();
@@ -206,11 +220,10 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
         logger.error('cleanup step failed', { error: messageOf(err) });
       }
     }
-    try {
-      db?.close();
-    } catch (err) {
-      logger.error('closing the database failed', { error: messageOf(err) });
-    }
+  }
+
+  function abandonStart(): void {
+    undoWhatOutlives();
   }
 
   return { config, start, stop, abandonStart };

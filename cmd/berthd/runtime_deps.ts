@@ -1,6 +1,7 @@
 // Builds the subsystems the CRI verbs run on, from the config, in dependency order:
 // content -> images -> snapshotter -> CNI -> stores (reloaded from the database).
 // Start-up sweeps (stale ingests, extract snapshots, orphan snapshot dirs) run here, before serving.
+import { isIPv4 } from 'node:net';
 import { join } from 'node:path';
 import type { BerthConfig } from '../../internal/config/schema';
 import { LocalContentStore } from '../../internal/content/local';
@@ -46,6 +47,35 @@ export interface BuiltRuntime {
   removeFiles(): void;
 }
 
+/** The overlay snapshotter, with the layer extractions an earlier process left half done removed. */
+async function openSnapshotter(config: BerthConfig, db: MetadataDB, logger: Logger): Promise<OverlaySnapshotter> {
+  const snapshotter = await OverlaySnapshotter.open({
+    root: join(config.root, 'overlayfs'),
+    db,
+    logger: logger.with({ component: 'snapshotter' }),
+  });
+  const extracts = await removeStaleExtracts(snapshotter, logger);
+  if (extracts.length > 0) logger.info('removed interrupted layer extractions', { keys: extracts });
+  return snapshotter;
+}
+
+/**
+ * A listen on `address`:`port` that cannot fail for want of the port or the address: any port, on
+ * IPv4 loopback or every IPv4 address (IPv6 may be off on the host).
+ */
+export function canBindLater(address: string, port: string): boolean {
+  if (Number(port) !== 0) return false;
+  return address === '0.0.0.0' || (isIPv4(address) && address.startsWith('127.'));
+}
+
+/** Promise.all, but settled only once every promise has: the first failure is thrown after the rest ended. */
+async function allEnded<T extends readonly unknown[]>(promises: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const outcomes = await Promise.allSettled(promises);
+  const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (failed) throw failed.reason;
+  return outcomes.map((o) => (o as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
 export async function buildRuntimeDeps(
   config: BerthConfig,
   db: MetadataDB,
@@ -55,7 +85,18 @@ export async function buildRuntimeDeps(
   // As containerd: an unreadable base_runtime_spec stops berthd here, not at the first container.
   loadBaseRuntimeSpecs(config);
   const content = new LocalContentStore(config.root);
-  const swept = await content.sweepIngests();
+  const trash = {
+    root: new Trash(join(config.root, 'trash'), logger.with({ component: 'trash' })),
+    state: new Trash(join(config.state, 'trash'), logger.with({ component: 'trash' })),
+  };
+  // The start-up sweeps touch separate directories, so they wait on the disk side by side (3-10 ms
+  // of a restart in a row); every one ends before a failure is reported, so none outlives the start.
+  const [swept, snapshotter] = await allEnded([
+    content.sweepIngests(),
+    openSnapshotter(config, db, logger),
+    trash.root.empty(),
+    trash.state.empty(),
+  ] as const);
   if (swept > 0) logger.info('removed stale content ingests', { count: swept });
 
   const images = new ImageService({
@@ -65,13 +106,6 @@ export async function buildRuntimeDeps(
     registryConfigPath: config.registry.config_path || undefined,
   });
 
-  const snapshotter = await OverlaySnapshotter.open({
-    root: join(config.root, 'overlayfs'),
-    db,
-    logger: logger.with({ component: 'snapshotter' }),
-  });
-  const extracts = await removeStaleExtracts(snapshotter, logger);
-  if (extracts.length > 0) logger.info('removed interrupted layer extractions', { keys: extracts });
 
   const cni = new CniManager({
     confDir: config.cni.conf_dir,
@@ -80,12 +114,6 @@ export async function buildRuntimeDeps(
     maxConfNum: config.cni.max_conf_num,
     logger: logger.with({ component: 'cni' }),
   });
-
-  const trash = {
-    root: new Trash(join(config.root, 'trash'), logger.with({ component: 'trash' })),
-    state: new Trash(join(config.state, 'trash'), logger.with({ component: 'trash' })),
-  };
-  await Promise.all([trash.root.empty(), trash.state.empty()]);
 
   const sandboxes = new SandboxStore(db);
   const containers = new ContainerStore(db);
@@ -134,7 +162,11 @@ export async function buildRuntimeDeps(
     logger: logger.with({ component: 'streaming' }),
   });
   deps.streaming = streaming;
-  await streaming.start(); // logs its own address
+  // Any port (0, the default: each start has another) on an address every host has is bound on the
+  // first Exec, Attach or PortForward: a node nobody streams from has no listener, and a start is
+  // ~2.5 ms shorter. A port or address of the operator's choosing is bound now, so a taken port or
+  // an address the host lacks stops the start, as in containerd.
+  if (!canBindLater(config.cri.stream_server_address, config.cri.stream_server_port)) await streaming.start(); // logs its own address
   return {
     deps,
     close: async () => {

@@ -79,6 +79,8 @@ export class StreamingServer {
   private readonly streamCreationTimeoutMs: number;
   private readonly streamIdleTimeoutMs: number;
   private server: Server | undefined;
+  /** A start begun by whenListening() and not yet ended. */
+  private starting: Promise<void> | undefined;
   private base = '';
 
   constructor(private readonly opts: StreamingServerOptions) {
@@ -126,8 +128,25 @@ export class StreamingServer {
     return `${hostPart}:${addr.port}`;
   }
 
+  /**
+   * Starts listening unless it already does: for a server started on first use. Concurrent callers
+   * share one start; after a failed one the next caller tries again.
+   */
+  whenListening(): Promise<void> {
+    if (this.server) return Promise.resolve();
+    this.starting ??= this.start().then(
+      () => void (this.starting = undefined),
+      (err: unknown) => {
+        this.starting = undefined;
+        throw err;
+      },
+    );
+    return this.starting;
+  }
+
   /** Stops listening and cuts every open session (their runtimes see the abort signal). */
   async stop(): Promise<void> {
+    await this.starting?.catch(() => undefined);
     const server = this.server;
     if (!server) return;
     this.server = undefined;

@@ -1,7 +1,7 @@
 // Exec through a real berthd (shim, runc, overlay, CNI) over SPDY v4 and WebSocket v5: the
 // Exec RPC hands out a URL and the client sees what crictl/kubectl users see.
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecRequest } from '../../../internal/api/gen/runtime/v1/ExecRequest';
 import type { PodSandboxConfig } from '../../../internal/api/gen/runtime/v1/PodSandboxConfig';
@@ -12,6 +12,31 @@ import { closeSuiteCleanly } from './clean_host';
 import { openInteractive } from './interactive';
 
 jest.setTimeout(180_000);
+
+/** The TCP ports process `pid` listens on (its socket fds matched with the kernel's LISTEN rows). */
+function listeningTcpPorts(pid: number): number[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    const target = (() => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        return ''; // closed meanwhile
+      }
+    })();
+    const m = /^socket:\[(\d+)\]$/.exec(target);
+    if (m) inodes.add(m[1]!);
+  }
+  const ports: number[] = [];
+  for (const table of [`/proc/${pid}/net/tcp`, `/proc/${pid}/net/tcp6`]) {
+    for (const row of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const f = row.trim().split(/\s+/);
+      const LISTEN = '0A';
+      if (f.length > 9 && f[3] === LISTEN && inodes.has(f[9]!)) ports.push(parseInt(f[1]!.split(':')[1]!, 16));
+    }
+  }
+  return ports.sort((a, b) => a - b);
+}
 
 const SLEEPER = ['sh', '-c', 'trap "exit 0" TERM; sleep 3600 & wait'];
 const transports: Transport[] = ['spdy', 'websocket'];
@@ -37,6 +62,14 @@ describe('exec into a real container', () => {
 
   const execUrl = async (req: Partial<ExecRequest>) =>
     (await s.client.runtime.Exec({ container_id: id, stdout: true, stderr: !req.tty, ...req })).url;
+
+  // First in this file: no Exec has been asked of this berthd yet.
+  it('listens for streams only from the first Exec (its port left to the kernel), then serves its URL', async () => {
+    expect(listeningTcpPorts(s.daemon.pid)).toEqual([]);
+    const url = await execUrl({ cmd: ['echo', 'first'] });
+    expect(listeningTcpPorts(s.daemon.pid)).toEqual([Number(new URL(url).port)]);
+    expect((await streamExec(url, { transport: 'spdy' })).stdout).toBe('first\n');
+  });
 
   describe.each(transports)('over %s', (transport) => {
     it('returns stdout and stderr apart and reports exit code 3 as NonZeroExitCode', async () => {

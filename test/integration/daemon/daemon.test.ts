@@ -152,9 +152,14 @@ describe('berthd lifecycle', () => {
       const events = `${d.socket}.ttrpc`; // the shims' TTRPC_ADDRESS
       expect(existsSync(d.socket)).toBe(true);
       expect(statSync(events).isSocket()).toBe(true);
+      expect(existsSync(join(d.root, 'berthd.lock'))).toBe(true);
       expect(await d.stop()).toEqual({ code: 0, signal: null });
       expect(existsSync(d.socket)).toBe(false);
       expect(existsSync(events)).toBe(false);
+      expect(existsSync(join(d.root, 'berthd.lock'))).toBe(false);
+      // The database was closed, not left to the kernel: SQLite removes its WAL at the last close.
+      expect(existsSync(join(d.root, 'metadata.db'))).toBe(true);
+      expect(existsSync(join(d.root, 'metadata.db-wal'))).toBe(false);
       const line = d.stderr().split('\n').find((l) => l.includes('"msg":"berthd stopped"'));
       expect(line).toBeDefined();
       // Its phases: the calls drained, then the rest undone.
@@ -273,6 +278,19 @@ describe('berthd lifecycle', () => {
       );
       expect(existsSync(join(dir, 'berth.sock'))).toBe(false);
       expect(existsSync(join(dir, 'root'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('does not start when the streaming server cannot listen on its address (one the host lacks), and leaves no socket', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'berthd-streamaddr-'));
+    try {
+      // 192.0.2.1: TEST-NET-1 (RFC 5737), on no host's interfaces.
+      const run = await runBerthdToExit({ dir, configToml: '[cri]\nstream_server_address = "192.0.2.1"\n' });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('EADDRNOTAVAIL');
+      expect(existsSync(join(dir, 'berth.sock'))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
