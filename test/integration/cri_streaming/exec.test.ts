@@ -1,42 +1,18 @@
 // Exec through a real berthd (shim, runc, overlay, CNI) over SPDY v4 and WebSocket v5: the
 // Exec RPC hands out a URL and the client sees what crictl/kubectl users see.
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecRequest } from '../../../internal/api/gen/runtime/v1/ExecRequest';
 import type { PodSandboxConfig } from '../../../internal/api/gen/runtime/v1/PodSandboxConfig';
 import { callError } from '../../harness/cri_client';
 import { HttpError, streamExec, type Transport } from '../../harness/streaming_client';
+import { tcpListeners } from '../../harness/tcp_listeners';
 import { startContainerSuite, type ContainerSuite } from '../cri_containers/env';
 import { closeSuiteCleanly } from './clean_host';
 import { openInteractive } from './interactive';
 
 jest.setTimeout(180_000);
-
-/** The TCP ports process `pid` listens on (its socket fds matched with the kernel's LISTEN rows). */
-function listeningTcpPorts(pid: number): number[] {
-  const inodes = new Set<string>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    const target = (() => {
-      try {
-        return readlinkSync(`/proc/${pid}/fd/${fd}`);
-      } catch {
-        return ''; // closed meanwhile
-      }
-    })();
-    const m = /^socket:\[(\d+)\]$/.exec(target);
-    if (m) inodes.add(m[1]!);
-  }
-  const ports: number[] = [];
-  for (const table of [`/proc/${pid}/net/tcp`, `/proc/${pid}/net/tcp6`]) {
-    for (const row of readFileSync(table, 'utf8').split('\n').slice(1)) {
-      const f = row.trim().split(/\s+/);
-      const LISTEN = '0A';
-      if (f.length > 9 && f[3] === LISTEN && inodes.has(f[9]!)) ports.push(parseInt(f[1]!.split(':')[1]!, 16));
-    }
-  }
-  return ports.sort((a, b) => a - b);
-}
 
 const SLEEPER = ['sh', '-c', 'trap "exit 0" TERM; sleep 3600 & wait'];
 const transports: Transport[] = ['spdy', 'websocket'];
@@ -65,9 +41,9 @@ describe('exec into a real container', () => {
 
   // First in this file: no Exec has been asked of this berthd yet.
   it('listens for streams only from the first Exec (its port left to the kernel), then serves its URL', async () => {
-    expect(listeningTcpPorts(s.daemon.pid)).toEqual([]);
+    expect(tcpListeners(s.daemon.pid)).toEqual([]);
     const url = await execUrl({ cmd: ['echo', 'first'] });
-    expect(listeningTcpPorts(s.daemon.pid)).toEqual([Number(new URL(url).port)]);
+    expect(tcpListeners(s.daemon.pid)).toEqual([{ address: '127.0.0.1', port: Number(new URL(url).port) }]);
     expect((await streamExec(url, { transport: 'spdy' })).stdout).toBe('first\n');
   });
 

@@ -1,45 +1,14 @@
 // Security properties a node admin can check from outside: the socket is root's alone, berthd
-// listens on no TCP port but the streaming server on loopback, a container's log cannot be aimed
+// listens on no TCP port but the streaming server on loopback (from the first stream asked for), a container's log cannot be aimed
 // out of its pod's log directory, and a container gets host paths only when it asks for them.
-import { mkdirSync, readFileSync, readlinkSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { callError } from '../../harness/cri_client';
+import { tcpListeners } from '../../harness/tcp_listeners';
 import { createBerthEnv, SLEEPER, type BerthEnv } from '../recovery/berth_env';
 
 jest.setTimeout(120_000);
-
-interface Listener {
-  address: string;
-  port: number;
-}
-
-/** TCP sockets in LISTEN state owned by `pid` (its fds matched against /proc/<pid>/net/tcp{,6}). */
-function tcpListeners(pid: number): Listener[] {
-  const inodes = new Set<string>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(m[1]!);
-    } catch {
-      // closed meanwhile
-    }
-  }
-  const out: Listener[] = [];
-  for (const file of ['tcp', 'tcp6']) {
-    for (const line of readFileSync(`/proc/${pid}/net/${file}`, 'utf8').split('\n').slice(1)) {
-      const cols = line.trim().split(/\s+/);
-      if (cols.length < 10 || cols[3] !== '0A' || !inodes.has(cols[9]!)) continue;
-      const [hex, port] = cols[1]!.split(':') as [string, string];
-      const address =
-        hex.length === 8
-          ? [...Buffer.from(hex, 'hex').reverse()].join('.')
-          : hex === '00000000000000000000000000000000' ? '::' : hex === '00000000000000000000000001000000' ? '::1' : hex;
-      out.push({ address, port: parseInt(port, 16) });
-    }
-  }
-  return out;
-}
 
 interface SpecMount {
   destination: string;
@@ -66,10 +35,11 @@ describe('berthd security', () => {
     expect({ mode: (st.mode & 0o777).toString(8), uid: st.uid, gid: st.gid }).toEqual({ mode: '600', uid: 0, gid: 0 });
   });
 
-  it('listens on no TCP port except the streaming server on 127.0.0.1', () => {
-    const listeners = tcpListeners(env.daemon.pid);
-    expect(listeners).toHaveLength(1);
-    expect(listeners[0]!.address).toBe('127.0.0.1');
+  it('listens on no TCP port until a stream is asked for, then only the streaming server on 127.0.0.1', async () => {
+    expect(tcpListeners(env.daemon.pid)).toEqual([]);
+    const { podId } = await env.runPod('listeners');
+    const { url } = await env.client.runtime.PortForward({ pod_sandbox_id: podId, port: [80] });
+    expect(tcpListeners(env.daemon.pid)).toEqual([{ address: '127.0.0.1', port: Number(new URL(url).port) }]);
   });
 
   it('keeps a container log inside its pod log directory', async () => {
