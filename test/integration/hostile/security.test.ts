@@ -1,6 +1,7 @@
 // Security properties a node admin can check from outside: the socket is root's alone, berthd
-// listens on no TCP port but the streaming server on loopback (from the first stream asked for), a container's log cannot be aimed
-// out of its pod's log directory, and a container gets host paths only when it asks for them.
+// listens on no TCP port but the streaming server on loopback (from the first stream asked for), a
+// container's log cannot be aimed out of its pod's log directory, and a container gets host paths
+// only when it asks for them.
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { status as GrpcStatus } from '@grpc/grpc-js';
