@@ -222,9 +222,5 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
     }
   }
 
-  function abandonStart(): void {
-    undoWhatOutlives();
-  }
-
-  return { config, start, stop, abandonStart };
+  return { config, start, stop, abandonStart: undoWhatOutlives };
 }

@@ -1,6 +1,7 @@
 // Builds the subsystems the CRI verbs run on, from the config, in dependency order:
 // content -> images -> snapshotter -> CNI -> stores (reloaded from the database).
-// Start-up sweeps (stale ingests, extract snapshots, orphan snapshot dirs) run here, before serving.
+// Start-up sweeps (stale ingests, extract snapshots, orphan snapshot dirs, trashes) run here, side by
+// side, before serving.
 import { isIPv4 } from 'node:net';
 import { join } from 'node:path';
 import type { BerthConfig } from '../../internal/config/schema';
@@ -106,7 +107,6 @@ export async function buildRuntimeDeps(
     registryConfigPath: config.registry.config_path || undefined,
   });
 
-
   const cni = new CniManager({
     confDir: config.cni.conf_dir,
     binDirs: config.cni.bin_dirs,
@@ -166,7 +166,13 @@ export async function buildRuntimeDeps(
   // first Exec, Attach or PortForward: a node nobody streams from has no listener, and a start is
   // ~2.5 ms shorter. A port or address of the operator's choosing is bound now, so a taken port or
   // an address the host lacks stops the start, as in containerd.
-  if (!canBindLater(config.cri.stream_server_address, config.cri.stream_server_port)) await streaming.start(); // logs its own address
+  if (!canBindLater(config.cri.stream_server_address, config.cri.stream_server_port)) {
+    // The last step that can fail: the events socket made above goes with the start that failed.
+    await streaming.start().catch(async (err: unknown) => {
+      await eventsServer.close().catch((closeErr: unknown) => logger.error('closing events server', { error: messageOf(closeErr) }));
+      throw err;
+    }); // logs its own address
+  }
   return {
     deps,
     close: async () => {

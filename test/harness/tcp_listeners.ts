@@ -1,5 +1,6 @@
 // What a node admin sees with `ss -ltnp`: the TCP sockets a process listens on.
-import { readFileSync, readlinkSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { fdTargets } from './proc_fds';
 
 export interface Listener {
   address: string;
@@ -8,15 +9,7 @@ export interface Listener {
 
 /** TCP sockets in LISTEN state owned by `pid` (its fds matched against /proc/<pid>/net/tcp{,6}). */
 export function tcpListeners(pid: number): Listener[] {
-  const inodes = new Set<string>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(m[1]!);
-    } catch {
-      // closed meanwhile
-    }
-  }
+  const inodes = new Set(fdTargets(pid).flatMap((target) => /^socket:\[(\d+)\]$/.exec(target)?.[1] ?? []));
   const out: Listener[] = [];
   for (const file of ['tcp', 'tcp6']) {
     for (const line of readFileSync(`/proc/${pid}/net/${file}`, 'utf8').split('\n').slice(1)) {
@@ -31,4 +24,9 @@ export function tcpListeners(pid: number): Listener[] {
     }
   }
   return out;
+}
+
+/** The TCP ports `pid` listens on, each once, ascending. */
+export function listeningTcpPorts(pid: number): number[] {
+  return [...new Set(tcpListeners(pid).map((l) => l.port))].sort((a, b) => a - b);
 }

@@ -1,6 +1,6 @@
 // Exec / Attach / PortForward: validate, then hand out a single-use URL on the streaming server
 // (the client connects there with SPDY or WebSocket), as containerd and kubelet's streaming do. The
-// server listens from the first of these calls when its port is left to the kernel (runtime_deps.ts).
+// server listens from the first of these calls unless its address or port was chosen (runtime_deps.ts).
 import type { AttachRequest__Output } from '../../api/gen/runtime/v1/AttachRequest';
 import type { AttachResponse } from '../../api/gen/runtime/v1/AttachResponse';
 import type { ExecRequest__Output } from '../../api/gen/runtime/v1/ExecRequest';

@@ -8,7 +8,7 @@
 // berth_prefault.so, which must not reach the processes berthd starts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleBerthd } from '../../../hack/bundle/bundle';
@@ -20,6 +20,7 @@ import { deadline, importTestImages, podDriver, testBerthToml, type PodDriver } 
 import { cgroupPids, leafCgroups, removeCgroupParent } from '../../harness/cgroups';
 import { createCniTestEnv, type CniTestEnv } from '../../harness/cni';
 import { criClient, type CriClient } from '../../harness/cri_client';
+import { fdTargets } from '../../harness/proc_fds';
 import { testImages } from '../../harness/images';
 import { pushImage, selfSignedCert, startRegistry, startRegistryFront, type RegistryFront } from '../../harness/registry';
 import { DEFERRED_EXTRA_CA_ENV } from '../../../internal/images/pull/extra_ca';
@@ -199,14 +200,7 @@ describe('the berthd bundle', () => {
 
   it('has its message codecs compiled in: serving, it opened none of the .codecs files beside it', async () => {
     await client!.runtime.ListContainers({});
-    const fdDir = `/proc/${daemon!.child.pid}/fd`;
-    const open = readdirSync(fdDir).map((fd) => {
-      try {
-        return readlinkSync(join(fdDir, fd));
-      } catch {
-        return ''; // closed meanwhile
-      }
-    });
+    const open = fdTargets(daemon!.child.pid!);
     expect(readdirSync(join(bundleDir, 'descriptors')).filter((f) => f.endsWith('.codecs')).length).toBe(3);
     expect(open.filter((path) => path.endsWith('.codecs'))).toEqual([]);
     expect(open.some((path) => path.endsWith('metadata.db'))).toBe(true); // the control: the listing works

@@ -291,6 +291,8 @@ describe('berthd lifecycle', () => {
       expect(run.code).toBe(1);
       expect(run.stderr).toContain('EADDRNOTAVAIL');
       expect(existsSync(join(dir, 'berth.sock'))).toBe(false);
+      expect(existsSync(join(dir, 'berth.sock.ttrpc'))).toBe(false); // the shims' events socket, made before
+      expect(existsSync(join(dir, 'root', 'berthd.lock'))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

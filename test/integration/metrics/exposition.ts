@@ -1,7 +1,5 @@
 // What the metrics tests share: scraping berthd's /metrics, a parser for the Prometheus text
-// exposition format (what a Prometheus server reads), the address berthd logged for its endpoint,
-// and the TCP ports a process listens on (from /proc, as `ss -ltnp` would show them).
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+// exposition format (what a Prometheus server reads) and the address berthd logged for its endpoint.
 import * as http from 'node:http';
 
 export interface Sample {
@@ -93,28 +91,4 @@ export function metricsAddress(stderr: string): string {
     if (entry.address) return entry.address;
   }
   throw new Error(`berthd logged no "metrics serving" line:\n${stderr.slice(-3000)}`);
-}
-
-/** The TCP ports `pid` listens on: its socket fds matched against the LISTEN rows of its netns. */
-export function listeningTcpPorts(pid: number): number[] {
-  const inodes = new Set<string>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(m[1]!);
-    } catch {
-      // closed meanwhile
-    }
-  }
-  const ports = new Set<number>();
-  for (const table of ['tcp', 'tcp6']) {
-    const rows = readFileSync(`/proc/${pid}/net/${table}`, 'utf8').split('\n').slice(1);
-    for (const row of rows) {
-      const f = row.trim().split(/\s+/);
-      // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
-      if (f.length < 10 || f[3] !== '0A' || !inodes.has(f[9]!)) continue;
-      ports.add(parseInt(f[1]!.split(':')[1]!, 16));
-    }
-  }
-  return [...ports].sort((a, b) => a - b);
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBerthdToExit, startBerthd } from '../../harness/daemon';
 import { freePort } from '../../harness/registry';
-import { listeningTcpPorts } from './exposition';
+import { listeningTcpPorts } from '../../harness/tcp_listeners';
 
 jest.setTimeout(120_000);
 

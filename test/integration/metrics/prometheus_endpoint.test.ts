@@ -7,7 +7,8 @@ import { callError, criClientV1alpha2 } from '../../harness/cri_client';
 import { freePort } from '../../harness/registry';
 import { streamExec } from '../../harness/streaming_client';
 import { createBerthEnv, SLEEPER, type BerthEnv } from '../recovery/berth_env';
-import { find, httpGet, listeningTcpPorts, metricsAddress, scrape, value, type Exposition } from './exposition';
+import { listeningTcpPorts } from '../../harness/tcp_listeners';
+import { find, httpGet, metricsAddress, scrape, value, type Exposition } from './exposition';
 
 jest.setTimeout(240_000);
 
