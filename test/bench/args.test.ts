@@ -1,6 +1,6 @@
 // The bench's options as a user sets them: the scale scenario's size from the environment (what
 // `BENCH_SCALE_PODS=10 make bench` passes, since make passes no flags) or a flag, which wins.
-import { DEFAULT_RESTARTS, DEFAULT_SCALE_PODS, DEFAULT_STEADY_SECONDS, parseBenchArgs, type BenchOptions } from './args';
+import { DEFAULT_RESTARTS, DEFAULT_SCALE_PODS, DEFAULT_SCALE_ROUNDS, DEFAULT_STEADY_SECONDS, parseBenchArgs, type BenchOptions } from './args';
 
 const parse = (argv: string[], env: NodeJS.ProcessEnv = {}) => parseBenchArgs(argv, env) as BenchOptions;
 
@@ -28,6 +28,14 @@ describe('bench options', () => {
     expect(parse(['--rounds', '1'])).toMatchObject({ rounds: 1, restarts: DEFAULT_RESTARTS });
     expect(parse(['--restarts', '4'])).toMatchObject({ rounds: 3, restarts: 4 });
     expect(() => parse(['--restarts', '0'])).toThrow(/--restarts/);
+  });
+
+  it('starts the scale pods twice per peer unless --scale-rounds or BENCH_SCALE_ROUNDS says', () => {
+    expect(parse([]).scaleRounds).toBe(DEFAULT_SCALE_ROUNDS);
+    expect(DEFAULT_SCALE_ROUNDS).toBe(2);
+    expect(parse([], { BENCH_SCALE_ROUNDS: '1' }).scaleRounds).toBe(1);
+    expect(parse(['--scale-rounds', '3'], { BENCH_SCALE_ROUNDS: '1' }).scaleRounds).toBe(3);
+    expect(() => parse(['--scale-rounds', '0'])).toThrow(/--scale-rounds/);
   });
 
   it('refuses a bad count, naming where it came from', () => {

@@ -15,17 +15,25 @@ export interface BenchOptions {
   scalePods: number;
   /** Length of the scale scenario's steady-state polling window. */
   steadySeconds: number;
+  /** Times each peer starts (and tears down) the scale scenario's pods; the last run measures the rest. */
+  scaleRounds: number;
 }
 
 export const DEFAULT_SCALE_PODS = 110;
 export const DEFAULT_STEADY_SECONDS = 60;
+/**
+ * One 110-pod start of the same build took 48-58 s within a run and 45-65 s across runs here (2
+ * cores, every pod's runc and CNI plugins competing), so one start per peer gave ratios from 0.84x
+ * to 1.13x; two, in B A A B order, cancel a drift of the host across the scenario.
+ */
+export const DEFAULT_SCALE_ROUNDS = 2;
 /**
  * ~1 s each; a p50 of 3 restarts moved by a tenth between runs of the same build, and of 9 the
  * ratio still moved between 0.87x and 1.10x (containerd's own SIGTERM restart: 133-270 ms here).
  */
 export const DEFAULT_RESTARTS = 15;
 
-export const USAGE = `usage: node dist/test/bench/main.js [--iterations N] [--rounds N] [--restarts N] [--only S,...] [--scale-pods N] [--steady-seconds N] [--json-only]
+export const USAGE = `usage: node dist/test/bench/main.js [--iterations N] [--rounds N] [--restarts N] [--only S,...] [--scale-pods N] [--steady-seconds N] [--scale-rounds N] [--json-only]
 
   --iterations N       lifecycle and floor iterations per peer, and 5 ExecSyncs each in exec (default 30)
   --rounds N           rounds of the concurrency, import and pull scenarios (default 3)
@@ -33,6 +41,8 @@ export const USAGE = `usage: node dist/test/bench/main.js [--iterations N] [--ro
   --only S,...         run only these scenarios: ${SCENARIO_NAMES.join(', ')}
   --scale-pods N       pods of the scale scenario (default $BENCH_SCALE_PODS, else ${DEFAULT_SCALE_PODS})
   --steady-seconds N   the scale scenario's kubelet-polling window (default $BENCH_STEADY_SECONDS, else ${DEFAULT_STEADY_SECONDS})
+  --scale-rounds N     starts and tear-downs of the scale scenario's pods per peer, peers in B A A B
+                       order; the last start also measures the rest (default $BENCH_SCALE_ROUNDS, else ${DEFAULT_SCALE_ROUNDS})
   --json-only          print the JSON report instead of the table
 `;
 
@@ -43,7 +53,7 @@ function positiveInt(flag: string, text: string | undefined, fallback: number): 
   return n;
 }
 
-/** Parses argv (without node and the script) and `env` (BENCH_SCALE_PODS, BENCH_STEADY_SECONDS; a flag wins); throws naming the bad one. */
+/** Parses argv (without node and the script) and `env` (BENCH_SCALE_PODS, BENCH_STEADY_SECONDS, BENCH_SCALE_ROUNDS; a flag wins); throws naming the bad one. */
 export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions | 'help' {
   const { values } = parseArgs({
     args: argv,
@@ -54,6 +64,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       only: { type: 'string' },
       'scale-pods': { type: 'string' },
       'steady-seconds': { type: 'string' },
+      'scale-rounds': { type: 'string' },
       'json-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -80,6 +91,11 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       '--steady-seconds',
       values['steady-seconds'],
       positiveInt('BENCH_STEADY_SECONDS', env.BENCH_STEADY_SECONDS, DEFAULT_STEADY_SECONDS),
+    ),
+    scaleRounds: positiveInt(
+      '--scale-rounds',
+      values['scale-rounds'],
+      positiveInt('BENCH_SCALE_ROUNDS', env.BENCH_SCALE_ROUNDS, DEFAULT_SCALE_ROUNDS),
     ),
   };
 }

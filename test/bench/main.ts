@@ -95,6 +95,7 @@ async function runScenarios(opts: BenchOptions, cleanup: CleanupStack, aborted: 
     restarts: opts.restarts,
     scalePods: opts.scalePods,
     steadySeconds: opts.steadySeconds,
+    scaleRounds: opts.scaleRounds,
     images,
     cleanup,
     tmpDir,

@@ -10,6 +10,8 @@ export function quantile(samples: readonly number[], q: number): number {
 
 export const p50 = (samples: readonly number[]): number => quantile(samples, 0.5);
 export const p99 = (samples: readonly number[]): number => quantile(samples, 0.99);
+/** The arithmetic mean; NaN for no samples. With peers in A B B A order, a linear drift of the host cancels in it. */
+export const mean = (samples: readonly number[]): number => samples.reduce((sum, s) => sum + s, 0) / samples.length;
 /** A figure measured once (a wall time, a CPU total): its one sample. */
 export const only = (samples: readonly number[]): number => samples[0]!;
 

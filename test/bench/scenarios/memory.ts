@@ -17,8 +17,14 @@ export const NODE_FLOOR_FIGURE = 'Node floor (bare node, berthd modules)';
 
 const mib = (kib: number) => kib / 1024;
 
+export interface Rss {
+  daemon: number;
+  shims: number;
+  shimCount: number;
+}
+
 /** RSS in MiB of a peer's daemon, and of the shims serving it now. */
-export function measureRss(peer: Peer): { daemon: number; shims: number; shimCount: number } {
+export function measureRss(peer: Peer): Rss {
   const daemon = rssKiB(peer.pid);
   if (daemon === undefined) throw new Error(`${peer.name} (pid ${peer.pid}) is gone`);
   const shims = peer.shims();

@@ -1,6 +1,6 @@
-// scale: a full node (issue 16). Per peer, one after the other: `scalePods` pods (110, the
-// kubelet's maxPods; pause + 2 busybox containers each) started as the kubelet's pod workers
-// start them, at most 10 in flight; with all running, the kubelet's read calls timed one by one
+// scale: a full node (issue 16). Per peer: `scalePods` pods (110, the kubelet's maxPods; pause + 2
+// busybox containers each) started as the kubelet's pod workers start them, at most 10 in flight;
+// with all running, the kubelet's read calls timed one by one
 // (scale_queries.ts), and for berth the same calls again against the gRPC floor (grpc_floor.ts), a
 // bare grpc-js server giving berthd's answers; `steadySeconds` of the kubelet's polling
 // (kubelet_poll.ts) with the daemon's CPU seconds (and its shims') from /proc, per minute, once on
@@ -9,23 +9,27 @@
 // containers RUNNING (restart.ts's check); the pods torn down 10 in flight (StopPodSandbox +
 // RemovePodSandbox). RSS at N pods goes to the memory rows. The pods' removal is on the cleanup
 // stack from before the first one exists, so a failure or SIGINT never leaves them behind.
+// The start and tear-down are timed `scaleRounds` times per peer (args.ts says why), the peers
+// alternating so that over all rounds each goes first as often as last (B A A B for two rounds);
+// only the last start goes on to the rest. Their wall and CPU rows are the mean over rounds, the
+// per-pod rows over every pod of every round.
 import { Aborted } from '../errors';
 import { KubeletPoller } from '../kubelet_poll';
 import { POLL_CONNECTIONS } from '../poll_calls';
 import { CONTAINER_NAMES, removeKubeletPod, startKubeletPod, type KubeletPod } from '../kubelet_pod';
 import { netnsPathFromInfo } from '../netns';
-import type { Peer } from '../peers/peer';
+import type { Peer, PeerName } from '../peers/peer';
 import { runPool } from '../pool';
 import { cpuSeconds } from '../procs';
 import { value, type Cell, type Row } from '../report';
 import { GrpcFloor } from '../grpc_floor';
 import { querySchedule, runQueries, QUERY_FIGURES, type Answer, type Query, type QueryFigure } from '../scale_queries';
-import { msSince, only, p50, p99 } from '../stats';
-import { measureRss } from './memory';
+import { mean, msSince, only, p50, p99 } from '../stats';
+import { measureRss, type Rss } from './memory';
 import { allRunning } from './restart';
 import type { RestartSignal } from '../peers/daemon_process';
 import { isAlive } from '../procs';
-import { PeerSeries, type Scenario, type ScenarioEnv } from './scenario';
+import { alternating, PeerSeries, type Scenario, type ScenarioEnv } from './scenario';
 import { hostBaseline, settleHost } from '../settle';
 
 /** Untimed calls of each figure on the gRPC floor before its timed ones. */
@@ -77,6 +81,8 @@ class PeerRun {
     private readonly env: ScenarioEnv,
     private readonly peer: Peer,
     private readonly series: Series,
+    /** Each daemon's RSS before its first start, taken then: the growth per pod counts from there. */
+    private readonly idle: Map<PeerName, Rss>,
   ) {}
 
   private add(phase: Exclude<Phase, 'queries'>, figure: string, v: number): void {
@@ -97,6 +103,7 @@ class PeerRun {
 
   async start(): Promise<KubeletPod[]> {
     const { env, peer } = this;
+    if (!this.idle.has(peer.name)) this.idle.set(peer.name, measureRss(peer));
     const cpuBefore = cpuOf(peer, []).daemon;
     const wallStart = process.hrtime.bigint();
     const results = await runPool(env.scalePods, PODS_IN_FLIGHT, async (k) => {
@@ -125,14 +132,13 @@ class PeerRun {
 
   async run(): Promise<void> {
     const { env, peer } = this;
-    const idle = measureRss(peer);
     const pods = await this.start();
 
     this.phase = 'memory';
     const busy = measureRss(peer);
     this.add('memory', 'daemon', busy.daemon);
     this.add('memory', 'daemon+shims', busy.daemon + busy.shims);
-    this.add('memory', 'per pod', (busy.daemon - idle.daemon) / pods.length);
+    this.add('memory', 'per pod', (busy.daemon - this.idle.get(peer.name)!.daemon) / pods.length);
     this.add('memory', 'shims', busy.shimCount);
 
     this.phase = 'queries';
@@ -188,11 +194,21 @@ class PeerRun {
       this.add('restart', signal, timing.serveMs);
     }
 
+    await this.tearDown();
+  }
+
+  /** An earlier round: the pods started and torn down, timed, and nothing else. */
+  async startAndTearDown(): Promise<void> {
+    await this.start();
+    await this.tearDown();
+  }
+
+  private async tearDown(): Promise<void> {
     this.phase = 'teardown';
     const wallStart = process.hrtime.bigint();
     await this.removePods([...this.live.keys()], (ms) => this.add('teardown', 'pod', ms));
     this.add('teardown', 'wall', msSince(wallStart));
-    const { items } = await peer.cri.runtime.ListPodSandbox({ filter: { label_selector: { app: 'berth-bench-scale' } } }, { deadline: Date.now() + 60_000 });
+    const { items } = await this.peer.cri.runtime.ListPodSandbox({ filter: { label_selector: { app: 'berth-bench-scale' } } }, { deadline: Date.now() + 60_000 });
     if (items.length > 0) throw new Error(`${items.length} scale pods still listed after tear-down`);
   }
 
@@ -236,12 +252,13 @@ class PeerRun {
   }
 }
 
-async function runPeer(env: ScenarioEnv, peer: Peer, series: Series): Promise<void> {
-  const run = new PeerRun(env, peer, series);
+/** One round of one peer: the whole scenario in the last round, only the start and tear-down before it. */
+async function runPeer(env: ScenarioEnv, peer: Peer, series: Series, idle: Map<PeerName, Rss>, last: boolean): Promise<void> {
+  const run = new PeerRun(env, peer, series, idle);
   const undo = env.cleanup.push(`${peer.name} scale pods`, () => run.removePods([...run.live.keys()]));
   try {
-    await run.run();
-    env.log(`scale: ${peer.name} done`);
+    await (last ? run.run() : run.startAndTearDown());
+    env.log(`scale: ${peer.name} ${last ? 'done' : 'started and tore down its pods'}`);
   } catch (err) {
     if (err instanceof Aborted) throw err;
     run.fail(err);
@@ -254,6 +271,16 @@ async function runPeer(env: ScenarioEnv, peer: Peer, series: Series): Promise<vo
       env.log(`scale: ${peer.name} removal failed: ${(err as Error).message}`);
     }
   }
+}
+
+/**
+ * Who runs when over `rounds` rounds: counted back from the last round, which keeps the peers' own
+ * order, the rounds alternate, so each peer goes first as often as last (B A A B for two rounds).
+ */
+export function roundOrder<T>(peers: readonly T[], rounds: number): Array<{ peer: T; last: boolean }> {
+  return Array.from({ length: rounds }, (_, round) =>
+    alternating(peers, rounds - 1 - round).map((peer) => ({ peer, last: round === rounds - 1 })),
+  ).flat();
 }
 
 /** A figure's p50 and p99 with the gRPC floor beside them, and berthd's p50 above that floor. */
@@ -273,19 +300,21 @@ function queryRows(s: Series, figure: QueryFigure, n: number): Row[] {
 async function run(env: ScenarioEnv): Promise<Row[]> {
   const series = newSeries(env);
   const baseline = hostBaseline(env.tmpDir);
-  for (const peer of env.peers) {
+  const idle = new Map<PeerName, Rss>();
+  for (const { peer, last } of roundOrder(env.peers, env.scaleRounds)) {
     if (env.ctx.aborted()) throw new Aborted();
     // Each peer on a host as the first found it, not amid the previous one's tear-down (settle.ts).
     env.log(`scale: host settled in ${(await settleHost(baseline, env.log)).toFixed(0)} s before ${peer.name}`);
-    await runPeer(env, peer, series);
+    await runPeer(env, peer, series, idle, last);
   }
   const n = env.scalePods;
   const s = series;
+  const ofRounds = env.scaleRounds > 1 ? ` (mean of ${env.scaleRounds})` : '';
   return [
-    s.start.row('scale', `start ${n} pods (${PODS_IN_FLIGHT} in flight), wall`, 'ms', 'wall', only),
+    s.start.row('scale', `start ${n} pods (${PODS_IN_FLIGHT} in flight), wall${ofRounds}`, 'ms', 'wall', mean),
     s.start.row('scale', 'start, per pod p50', 'ms', 'pod', p50),
     s.start.row('scale', 'start, per pod p99', 'ms', 'pod', p99),
-    s.start.row('scale', `start ${n} pods, daemon CPU`, 's', 'cpu', only),
+    s.start.row('scale', `start ${n} pods, daemon CPU${ofRounds}`, 's', 'cpu', mean),
     ...QUERY_FIGURES.flatMap((figure) => queryRows(s, figure, n)),
     ...POLL_CONNECTIONS.flatMap((connection) => {
       const how = connection === 'long-lived' ? 'one long-lived connection' : 'a connection per call, crictl 1.26 style';
@@ -299,7 +328,7 @@ async function run(env: ScenarioEnv): Promise<Row[]> {
     ...RESTART_SIGNALS.map((signal) =>
       s.restart.row('scale', `${signal} -> exec to serving, ${n * CONTAINER_NAMES.length} containers running`, 'ms', signal, only),
     ),
-    s.teardown.row('scale', `tear-down ${n} pods (${PODS_IN_FLIGHT} in flight), wall`, 'ms', 'wall', only),
+    s.teardown.row('scale', `tear-down ${n} pods (${PODS_IN_FLIGHT} in flight), wall${ofRounds}`, 'ms', 'wall', mean),
     s.teardown.row('scale', 'tear-down, per pod p50', 'ms', 'pod', p50),
     s.teardown.row('scale', 'tear-down, per pod p99', 'ms', 'pod', p99),
     s.memory.row('memory', `RSS ${n} pods, daemon`, 'MiB', 'daemon', only),

@@ -17,9 +17,10 @@ export interface ScenarioEnv {
   rounds: number;
   /** Restarts of each kind in the restart scenario. */
   restarts: number;
-  /** The scale scenario's pod count and steady-state window. */
+  /** The scale scenario's pod count, steady-state window, and starts per peer. */
   scalePods: number;
   steadySeconds: number;
+  scaleRounds: number;
   images: TestImagePaths;
   cleanup: CleanupStack;
   /** The bench run's own temp dir. */
