@@ -15,7 +15,7 @@ export interface BenchOptions {
   scalePods: number;
   /** Length of the scale scenario's steady-state polling window. */
   steadySeconds: number;
-  /** Times each peer starts (and tears down) the scale scenario's pods; the last run measures the rest. */
+  /** Times each peer starts, queries and tears down the scale scenario's pods; the last run measures the rest. */
   scaleRounds: number;
 }
 
@@ -42,7 +42,8 @@ export const USAGE = `usage: node dist/test/bench/main.js [--iterations N] [--ro
   --scale-pods N       pods of the scale scenario (default $BENCH_SCALE_PODS, else ${DEFAULT_SCALE_PODS})
   --steady-seconds N   the scale scenario's kubelet-polling window (default $BENCH_STEADY_SECONDS, else ${DEFAULT_STEADY_SECONDS})
   --scale-rounds N     starts and tear-downs of the scale scenario's pods per peer, peers in B A A B
-                       order; the last start also measures the rest (default $BENCH_SCALE_ROUNDS, else ${DEFAULT_SCALE_ROUNDS})
+                       order, each timing the read calls (the stats calls in the last only); the
+                       last start also measures the rest (default $BENCH_SCALE_ROUNDS, else ${DEFAULT_SCALE_ROUNDS})
   --json-only          print the JSON report instead of the table
 `;
 

@@ -78,6 +78,13 @@ describe('querySchedule', () => {
     }
   });
 
+  it('leaves out only the stats calls when asked to (the earlier rounds of the scale scenario)', () => {
+    const withStats = querySchedule(pods);
+    const without = querySchedule(pods, false);
+    expect(without.some((q) => q.figure.endsWith('Stats'))).toBe(false);
+    expect(without).toEqual(withStats.filter((q) => !q.figure.endsWith('Stats')));
+  });
+
   it('filters by a different pod each round and asks for every listed item', () => {
     const queries = querySchedule(pods);
     const bySandbox = queries.filter((q) => q.figure === 'ListContainers (pod_sandbox_id)').slice(0, 3);

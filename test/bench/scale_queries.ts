@@ -103,10 +103,10 @@ async function timed(cri: CriClient, query: Query, sink: QuerySink): Promise<voi
 
 /**
  * The calls, in the order they are made: LIST_CALLS rounds of the lists (a different pod's filters
- * each round), the stats calls in the first STATS_CALLS rounds and ImageFsInfo, then the status of
- * every pod and container, STATUS_PASSES times.
+ * each round), the stats calls in the first STATS_CALLS rounds (unless `withStats` is false) and
+ * ImageFsInfo, then the status of every pod and container, STATUS_PASSES times.
  */
-export function querySchedule(pods: readonly KubeletPod[]): Query[] {
+export function querySchedule(pods: readonly KubeletPod[], withStats = true): Query[] {
   const podCount = pods.length;
   const perPod = CONTAINER_NAMES.length;
   const containerCount = podCount * perPod;
@@ -131,7 +131,7 @@ export function querySchedule(pods: readonly KubeletPod[]): Query[] {
       runtime('ListContainers (pod_sandbox_id)', 'ListContainers', { filter: { pod_sandbox_id: pod.podId } }, 'containers', perPod),
       runtime('ListContainers (pod-UID label)', 'ListContainers', { filter: uid }, 'containers', perPod),
     );
-    if (i < STATS_CALLS) {
+    if (withStats && i < STATS_CALLS) {
       queries.push(
         runtime('ListContainerStats', 'ListContainerStats', {}, 'stats', containerCount),
         runtime('ListPodSandboxStats', 'ListPodSandboxStats', {}, 'stats', podCount),

@@ -9,10 +9,12 @@
 // containers RUNNING (restart.ts's check); the pods torn down 10 in flight (StopPodSandbox +
 // RemovePodSandbox). RSS at N pods goes to the memory rows. The pods' removal is on the cleanup
 // stack from before the first one exists, so a failure or SIGINT never leaves them behind.
-// The start and tear-down are timed `scaleRounds` times per peer (args.ts says why), the peers
-// alternating so that over all rounds each goes first as often as last (B A A B for two rounds);
-// only the last start goes on to the rest. Their wall and CPU rows are the mean over rounds, the
-// per-pod rows over every pod of every round.
+// The start, the read calls (without the stats calls) and the tear-down are timed `scaleRounds`
+// times per peer (args.ts says why), the peers alternating so that over all rounds each goes first
+// as often as last (B A A B for two rounds); only the last start goes on to the rest. The start's
+// and tear-down's wall and CPU rows are the mean over rounds; the per-pod and call rows pool the
+// samples of every round, so a call row does not rest on one window of each peer: in one window the
+// sub-millisecond calls of the same build moved by a fifth from run to run, floor and all.
 import { Aborted } from '../errors';
 import { KubeletPoller } from '../kubelet_poll';
 import { POLL_CONNECTIONS } from '../poll_calls';
@@ -141,23 +143,7 @@ class PeerRun {
     this.add('memory', 'per pod', (busy.daemon - this.idle.get(peer.name)!.daemon) / pods.length);
     this.add('memory', 'shims', busy.shimCount);
 
-    this.phase = 'queries';
-    const queries = this.series.queries;
-    const schedule = querySchedule(pods);
-    const answers = new Map<QueryFigure, Answer>();
-    await runQueries(peer.cri, schedule, env.ctx, {
-      record: (figure, ms, answer) => {
-        queries[figure].add(peer.name, figure, ms);
-        if (!answers.has(figure)) answers.set(figure, answer);
-      },
-      fail: (figure, err) => {
-        queries[figure].fail(peer.name, err);
-        env.log(`scale: ${peer.name} ${figure} failed: ${(err as Error).message}`);
-      },
-      failed: (figure) => queries[figure].failed(peer.name),
-    });
-    // While the pods still load the machine as they did for berthd's calls.
-    if (peer.name === 'berth') await this.measureGrpcFloor(schedule, answers);
+    await this.query(pods, true);
 
     this.phase = 'steady';
     const shimPids = peer.shims().map((s) => s.pid);
@@ -197,10 +183,35 @@ class PeerRun {
     await this.tearDown();
   }
 
-  /** An earlier round: the pods started and torn down, timed, and nothing else. */
-  async startAndTearDown(): Promise<void> {
-    await this.start();
+  /** An earlier round: the pods started, queried (without the stats calls) and torn down, timed. */
+  async startQueryAndTearDown(): Promise<void> {
+    await this.query(await this.start(), false);
     await this.tearDown();
+  }
+
+  /**
+   * The kubelet's read calls timed on the running pods (the stats calls only if `withStats`), then
+   * for berth the same calls on the gRPC floor, while the pods still load the machine as they did
+   * for berthd's calls.
+   */
+  private async query(pods: readonly KubeletPod[], withStats: boolean): Promise<void> {
+    const { env, peer } = this;
+    this.phase = 'queries';
+    const queries = this.series.queries;
+    const schedule = querySchedule(pods, withStats);
+    const answers = new Map<QueryFigure, Answer>();
+    await runQueries(peer.cri, schedule, env.ctx, {
+      record: (figure, ms, answer) => {
+        queries[figure].add(peer.name, figure, ms);
+        if (!answers.has(figure)) answers.set(figure, answer);
+      },
+      fail: (figure, err) => {
+        queries[figure].fail(peer.name, err);
+        env.log(`scale: ${peer.name} ${figure} failed: ${(err as Error).message}`);
+      },
+      failed: (figure) => queries[figure].failed(peer.name),
+    });
+    if (peer.name === 'berth') await this.measureGrpcFloor(schedule, answers);
   }
 
   private async tearDown(): Promise<void> {
@@ -252,13 +263,13 @@ class PeerRun {
   }
 }
 
-/** One round of one peer: the whole scenario in the last round, only the start and tear-down before it. */
+/** One round of one peer: the whole scenario in the last round, the start, queries and tear-down before it. */
 async function runPeer(env: ScenarioEnv, peer: Peer, series: Series, idle: Map<PeerName, Rss>, last: boolean): Promise<void> {
   const run = new PeerRun(env, peer, series, idle);
   const undo = env.cleanup.push(`${peer.name} scale pods`, () => run.removePods([...run.live.keys()]));
   try {
-    await (last ? run.run() : run.startAndTearDown());
-    env.log(`scale: ${peer.name} ${last ? 'done' : 'started and tore down its pods'}`);
+    await (last ? run.run() : run.startQueryAndTearDown());
+    env.log(`scale: ${peer.name} ${last ? 'done' : 'started, queried and tore down its pods'}`);
   } catch (err) {
     if (err instanceof Aborted) throw err;
     run.fail(err);
