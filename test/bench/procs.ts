@@ -21,14 +21,23 @@ function readOr(path: string): string | undefined {
   }
 }
 
-/** Start time of a live (non-zombie) process, or undefined. */
+/** Threads of a process that are not yet released (the Threads: line of /proc/<pid>/status), or undefined when it is gone. */
+function threadCount(pid: number): number | undefined {
+  const found = /^Threads:\s*(\d+)$/m.exec(readOr(`/proc/${pid}/status`) ?? '');
+  return found ? Number(found[1]) : undefined;
+}
+
+/** Start time of a live process, or undefined once it is gone (or a zombie with every thread gone). */
 function startTicksOf(pid: number): string | undefined {
   const stat = readOr(`/proc/${pid}/stat`);
   if (stat === undefined) return undefined;
   // comm (field 2) may hold spaces and parens: split after its closing paren.
   const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  if (rest[0] === 'Z' || rest[0] === 'X') return undefined; // exited, not yet reaped
-  return rest[19]; // field 22 overall = index 19 after pid and comm
+  // The state is the main thread's: it is a zombie as soon as that thread has exited, while the
+  // others may still run (and the last of them tear the memory down: ~10 ms for a Node daemon).
+  // The process has exited once its parent could reap it: the main thread a zombie and alone.
+  const exited = (rest[0] === 'Z' || rest[0] === 'X') && (threadCount(pid) ?? 1) <= 1;
+  return exited ? undefined : rest[19]; // field 22 overall = index 19 after pid and comm
 }
 
 export function processRef(pid: number): ProcessRef | undefined {
