@@ -36,10 +36,11 @@ gen:
 build/Release/berth_sys.node: binding.gyp $(wildcard internal/sys/src/*) | node_modules/.installed
 	npm run install --silent
 
-# bin/berthd's start-up page-fault cutter (internal/sys/preload/prefault.c), preloaded into its Node.
-PREFAULT_SO := build/Release/berth_prefault.so
-$(PREFAULT_SO): internal/sys/preload/prefault.c | build/Release/berth_sys.node
-	$(CC) -O2 -Wall -Wextra -shared -fPIC -o $@ $<
+# bin/berthd's preload (internal/sys/preload): the start-up page-fault cutter and the compact
+# placement of V8's heap, preloaded into its Node.
+PRELOAD_SO := build/Release/berth_preload.so
+$(PRELOAD_SO): $(wildcard internal/sys/preload/*.c) | build/Release/berth_sys.node
+	$(CC) -O2 -Wall -Wextra -shared -fPIC -o $@ $^
 
 # berthd's V8 young generation: 1 MiB semi-spaces instead of up to 16 MiB. A daemon that mostly
 # waits keeps several MiB less resident for a few more (cheap) scavenges; see the bench's memory rows.
@@ -49,12 +50,12 @@ BERTHD_NODE_FLAGS := --max-semi-space-size=1
 # bin/berthd runs the bundle (dist/bundle, hack/bundle/bundle.ts) through its loader and V8 code cache,
 # made for BERTHD_NODE_FLAGS: the fastest start-up measured (issue 16). dist/cmd/berthd/main.js, which
 # the test harness runs, is the same daemon unbundled.
-build: deps build/Release/berth_sys.node $(PREFAULT_SO)
+build: deps build/Release/berth_sys.node $(PRELOAD_SO)
 	npx tsc -p tsconfig.json
 	node dist/hack/proto/descriptors.js
 	node dist/hack/bundle/bundle.js dist/bundle $(BERTHD_NODE_FLAGS)
 	@mkdir -p bin
-	node dist/hack/bundle/launcher.js bin/berthd --preload $(abspath $(PREFAULT_SO)) $(BERTHD_NODE_FLAGS)
+	node dist/hack/bundle/launcher.js bin/berthd --preload $(abspath $(PRELOAD_SO)) $(BERTHD_NODE_FLAGS)
 	@printf '#!/usr/bin/env node\nrequire("../dist/cmd/berthctl/main.js");\n' > bin/berthctl
 	@chmod 0755 bin/berthd bin/berthctl
 

@@ -2,7 +2,7 @@
 // NODE_EXTRA_CA_CERTS is handed over under another name (internal/images/pull/extra_ca.ts): Node
 // would read that file before any JavaScript runs, at every start, for a pull that may never come.
 // GNU env's -S expands ${NAME} (to nothing when unset) before -u drops the variable.
-// With a preload (internal/sys/preload/prefault.c, by absolute path: the #! line cannot name a file
+// With a preload (internal/sys/preload, by absolute path: the #! line cannot name a file
 // relative to itself), Node starts with it first in LD_PRELOAD; the library takes itself out again.
 import { chmodSync, writeFileSync } from 'node:fs';
 import { DEFERRED_EXTRA_CA_ENV } from '../../internal/images/pull/extra_ca';

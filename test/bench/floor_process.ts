@@ -1,8 +1,8 @@
 // What the bench's floor processes (node_floor.ts, grpc_floor.ts, load_floor.ts) share: Node run
 // as bin/berthd runs it (its `#!` line's flags, its environment), the compiled floor scripts, and
-// the tail of a child's stderr for the error when one fails. Not its LD_PRELOAD (the start-up
-// prefault, internal/sys/preload): that is berth's own choice, so what it costs (a larger malloc
-// heap) or saves shows in berthd's share above a floor. load_floor.ts runs bin/berthd itself.
+// the tail of a child's stderr for the error when one fails. Not its LD_PRELOAD (start-up prefault
+// and compact mmap placement, internal/sys/preload): that is berth's own choice, so what it costs (a
+// larger malloc heap) or saves shows in berthd's share above a floor. load_floor.ts runs bin/berthd itself.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

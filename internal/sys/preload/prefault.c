@@ -1,4 +1,4 @@
-// berth_prefault.so: bin/berthd starts Node with it in LD_PRELOAD (issue 16). On the virtual machines
+// Part of berth_preload.so, which bin/berthd puts in Node's LD_PRELOAD (issue 16). On the virtual machines
 // berth was measured on, a page fault costs ~15 us while MADV_POPULATE_WRITE maps a page for ~1 us,
 // and a berthd start-up took ~4,600 faults (~70 ms of a 20-pod restart's ~290). So:
 //  - when something (V8, committing a heap page) makes a region of at most 1 MiB read-write with

@@ -1,4 +1,4 @@
-// The end of berthd's start-up, told to berth_prefault.so (internal/sys/preload) when bin/berthd
+// The end of berthd's start-up, told to berth_preload.so (internal/sys/preload) when bin/berthd
 // preloaded it: looked up by name, so a berthd started without it (the tests run dist/) is unaffected.
 #include <dlfcn.h>
 #include "addon.h"

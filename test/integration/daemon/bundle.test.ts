@@ -5,7 +5,7 @@
 // What the bundle leaves out and loads on first use must still load: the WebSocket upgrade of the
 // streaming server (ws), /metrics (prom-client), CDI spec files (yaml); and everything the daemon
 // reads beside its modules (proto descriptors, package.json, the native addons). Its #! line preloads
-// berth_prefault.so, which must not reach the processes berthd starts.
+// berth_preload.so, which must not reach the processes berthd starts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -33,8 +33,8 @@ jest.setTimeout(300_000);
 
 // The Makefile's BERTHD_NODE_FLAGS: the cache is made for them, and bin/berthd runs with them.
 const NODE_FLAGS = ['--max-semi-space-size=1'];
-// The Makefile's PREFAULT_SO, which bin/berthd preloads.
-const PREFAULT_SO = join('build', 'Release', 'berth_prefault.so');
+// The Makefile's PRELOAD_SO, which bin/berthd preloads.
+const PRELOAD_SO = join('build', 'Release', 'berth_preload.so');
 const SLEEPER = ['sh', '-c', 'trap "exit 0" TERM; sleep 3600 & wait'];
 const CDI_SPEC = `cdiVersion: "0.5.0"
 kind: berth.test/null
@@ -54,7 +54,7 @@ async function buildTree(tree: string): Promise<{ bundleDir: string; launcher: s
   // What `make build` writes as bin/berthd.
   mkdirSync(join(tree, 'bin'));
   const launcher = join(tree, 'bin', 'berthd');
-  const { text, preloaded } = berthdLauncher(NODE_FLAGS, join(tree, PREFAULT_SO));
+  const { text, preloaded } = berthdLauncher(NODE_FLAGS, join(tree, PRELOAD_SO));
   if (!preloaded) throw new Error(`${tree}: the preload does not fit in bin/berthd's #! line`);
   writeFileSync(launcher, text, { mode: 0o755 });
   return { bundleDir, launcher };
@@ -311,9 +311,9 @@ describe('the berthd bundle', () => {
     }
   });
 
-  it("starts Node with the prefault preload, which the shims it starts do not get; the operator's LD_PRELOAD they do", async () => {
+  it("starts Node with its preload, which the shims it starts do not get; the operator's LD_PRELOAD they do", async () => {
     // The maps name the file by its real path (the tree's build/ is a link to the repository's).
-    const mapsPreload = () => readFileSync(`/proc/${daemon!.child.pid}/maps`, 'utf8').includes(realpathSync(join(tree, PREFAULT_SO)));
+    const mapsPreload = () => readFileSync(`/proc/${daemon!.child.pid}/maps`, 'utf8').includes(realpathSync(join(tree, PRELOAD_SO)));
     /** Runs a pod; the LD_PRELOAD entries its shim (the one shim that appeared) started with. */
     const runPodShimPreload = async (name: string) => {
       const before = new Set(shimPidsOf(socket));

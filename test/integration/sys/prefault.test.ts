@@ -1,4 +1,4 @@
-// berth_prefault.so (internal/sys/preload/prefault.c), the library bin/berthd preloads into Node:
+// berth_preload.so (internal/sys/preload/prefault.c), the library bin/berthd preloads into Node:
 // a read-write mprotect of up to 1 MiB (V8 committing a heap page) comes back populated until the
 // end of start-up, malloc's heap starts 4 MiB larger and populated, and the library takes itself out
 // of LD_PRELOAD so that what the process starts does not get it. Checked in Debian's python3 (not a
@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../../internal/repo_root';
 
-const PRELOAD = join(repoRoot(), 'build', 'Release', 'berth_prefault.so');
+const PRELOAD = join(repoRoot(), 'build', 'Release', 'berth_preload.so');
 const MIB = 1 << 20;
 
 // Resident pages (mincore) of a region mapped PROT_NONE, then made read-write, never touched.

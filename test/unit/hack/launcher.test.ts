@@ -7,22 +7,22 @@ const firstLine = (text: string) => text.split('\n')[0]!;
 
 describe("bin/berthd's launcher", () => {
   it("puts the preload first in Node's LD_PRELOAD, the operator's list after it", () => {
-    const { text, preloaded } = berthdLauncher(FLAGS, '/opt/berth/build/Release/berth_prefault.so');
+    const { text, preloaded } = berthdLauncher(FLAGS, '/opt/berth/build/Release/berth_preload.so');
     expect(preloaded).toBe(true);
-    expect(firstLine(text)).toContain(` LD_PRELOAD='/opt/berth/build/Release/berth_prefault.so':\${LD_PRELOAD} node --max-semi-space-size=1`);
+    expect(firstLine(text)).toContain(` LD_PRELOAD='/opt/berth/build/Release/berth_preload.so':\${LD_PRELOAD} node --max-semi-space-size=1`);
     expect(text.split('\n')[1]).toBe('require("../dist/bundle/start.js").startBerthd();');
   });
 
   it('leaves out a preload whose path env -S would not take literally, or that is relative', () => {
-    for (const path of ["/opt/it's/berth_prefault.so", '/opt/my berth/berth_prefault.so', '/opt/$HOME/berth_prefault.so', 'build/Release/berth_prefault.so']) {
+    for (const path of ["/opt/it's/berth_preload.so", '/opt/my berth/berth_preload.so', '/opt/$HOME/berth_preload.so', 'build/Release/berth_preload.so']) {
       const { text, preloaded } = berthdLauncher(FLAGS, path);
       expect({ path, preloaded, line: firstLine(text) }).toEqual({ path, preloaded: false, line: firstLine(berthdLauncher(FLAGS).text) });
     }
   });
 
   it("leaves out a preload that would make the #! line longer than the kernel reads", () => {
-    const fits = `/${'a'.repeat(40)}/berth_prefault.so`;
-    const tooLong = `/${'a'.repeat(SHEBANG_MAX)}/berth_prefault.so`;
+    const fits = `/${'a'.repeat(40)}/berth_preload.so`;
+    const tooLong = `/${'a'.repeat(SHEBANG_MAX)}/berth_preload.so`;
     expect(berthdLauncher(FLAGS, fits).preloaded).toBe(true);
     expect(Buffer.byteLength(firstLine(berthdLauncher(FLAGS, fits).text))).toBeLessThanOrEqual(SHEBANG_MAX);
     const { text, preloaded } = berthdLauncher(FLAGS, tooLong);
