@@ -2,16 +2,13 @@
 // an anonymous mapping asked for at a hinted address is placed as one without a hint, next to the
 // others, while fixed mappings and file mappings keep their address. In Node that keeps V8's heap
 // pages together instead of scattered over the address space, so its page tables stay small.
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { repoRoot } from '../../../internal/repo_root';
+import { PRELOAD, runPreloaded } from '../../harness/preload';
 
-const PRELOAD = join(repoRoot(), 'build', 'Release', 'berth_preload.so');
 
 // Where mappings asked for at a free, far address (1/2 of the 47-bit space) land; each is unmapped.
 const PLACED_AT_HINT = `
-import ctypes, json, mmap as m
+import ctypes, json
 libc = ctypes.CDLL(None, use_errno=True)
 libc.mmap.restype = ctypes.c_void_p
 libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
@@ -38,28 +35,19 @@ for (let i = 0; i < 400000; i++) kept.push({ i, s: 'x' + i, o: [i] });
 process.stdout.write(/VmPTE:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status', 'utf8'))[1]);
 `;
 
-function run(cmd: string, args: string[], preload: string | undefined): string {
-  const env = { ...process.env };
-  delete env.LD_PRELOAD;
-  if (preload !== undefined) env.LD_PRELOAD = preload;
-  const res = spawnSync(cmd, args, { env, encoding: 'utf8' });
-  if (res.status !== 0) throw new Error(`${cmd} exited ${res.status}: ${res.stderr}`);
-  return res.stdout;
-}
-
 describe('the mmap hint preload', () => {
   beforeAll(() => {
     if (!existsSync(PRELOAD)) throw new Error(`${PRELOAD} missing: make build makes it`);
   });
 
   it('places an anonymous mapping away from its hint, and keeps fixed and file mappings where they were asked for', () => {
-    expect(JSON.parse(run('/usr/bin/python3', ['-c', PLACED_AT_HINT], PRELOAD))).toEqual({ anonymous: false, fixedNoReplace: true, file: true });
-    expect(JSON.parse(run('/usr/bin/python3', ['-c', PLACED_AT_HINT], undefined))).toEqual({ anonymous: true, fixedNoReplace: true, file: true });
+    expect(JSON.parse(runPreloaded('/usr/bin/python3', ['-c', PLACED_AT_HINT], PRELOAD))).toEqual({ anonymous: false, fixedNoReplace: true, file: true });
+    expect(JSON.parse(runPreloaded('/usr/bin/python3', ['-c', PLACED_AT_HINT], undefined))).toEqual({ anonymous: true, fixedNoReplace: true, file: true });
   });
 
   it("keeps a Node heap's page tables small", () => {
-    const without = Number(run(process.execPath, ['-e', HEAP_PAGE_TABLES], undefined));
-    const withPreload = Number(run(process.execPath, ['-e', HEAP_PAGE_TABLES], PRELOAD));
+    const without = Number(runPreloaded(process.execPath, ['-e', HEAP_PAGE_TABLES], undefined));
+    const withPreload = Number(runPreloaded(process.execPath, ['-e', HEAP_PAGE_TABLES], PRELOAD));
     // Measured here: 2,532 kB scattered, 356 kB together.
     expect(withPreload).toBeLessThan(without / 3);
   });

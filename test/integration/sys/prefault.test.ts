@@ -4,12 +4,11 @@
 // of LD_PRELOAD so that what the process starts does not get it. Checked in Debian's python3 (not a
 // PATH shim, whose shell would take the library out before python runs), coreutils, and Node with
 // berth's addon, which tells the library start-up is over.
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../../internal/repo_root';
+import { PRELOAD, runPreloaded } from '../../harness/preload';
 
-const PRELOAD = join(repoRoot(), 'build', 'Release', 'berth_preload.so');
 const MIB = 1 << 20;
 
 // Resident pages (mincore) of a region mapped PROT_NONE, then made read-write, never touched.
@@ -32,18 +31,9 @@ libc.berth_prefault_end()  # what berthd calls once serving (through its addon)
 print(json.dumps({'before': before, 'after': [resident(int(s)) for s in sys.argv[1:]]}))
 `;
 
-function run(cmd: string, args: string[], preload: string | undefined): string {
-  const env = { ...process.env };
-  delete env.LD_PRELOAD;
-  if (preload !== undefined) env.LD_PRELOAD = preload;
-  const res = spawnSync(cmd, args, { env, encoding: 'utf8' });
-  if (res.status !== 0) throw new Error(`${cmd} exited ${res.status}: ${res.stderr}`);
-  return res.stdout;
-}
-
 /** Bytes of malloc's heap ([heap] in the process's own maps) as a process starts. */
 function heapBytes(preload: string | undefined): number {
-  const line = run('/usr/bin/cat', ['/proc/self/maps'], preload)
+  const line = runPreloaded('/usr/bin/cat', ['/proc/self/maps'], preload)
     .split('\n')
     .find((l) => l.endsWith('[heap]'));
   if (line === undefined) return 0;
@@ -58,18 +48,18 @@ describe('the start-up prefault preload', () => {
 
   it('populates a region of up to 1 MiB when it is made read-write, leaves 8 MiB ones (thread stacks) to fault, and stops at the end of start-up', () => {
     const sizes = [256 * 1024, MIB, 8 * MIB];
-    const withPreload = JSON.parse(run('/usr/bin/python3', ['-c', RESIDENT_AFTER_MPROTECT, ...sizes.map(String)], PRELOAD));
+    const withPreload = JSON.parse(runPreloaded('/usr/bin/python3', ['-c', RESIDENT_AFTER_MPROTECT, ...sizes.map(String)], PRELOAD));
     expect(withPreload).toEqual({ before: [64, 256, 0], after: [0, 0, 0] });
     // Without it nothing is populated, and the end of start-up is not there to call.
-    const without = run('/usr/bin/python3', ['-c', RESIDENT_AFTER_MPROTECT.replace('libc.berth_prefault_end()', 'pass'), ...sizes.map(String)], undefined);
+    const without = runPreloaded('/usr/bin/python3', ['-c', RESIDENT_AFTER_MPROTECT.replace('libc.berth_prefault_end()', 'pass'), ...sizes.map(String)], undefined);
     expect(JSON.parse(without)).toEqual({ before: [0, 0, 0], after: [0, 0, 0] });
   });
 
   it("berth's addon tells the preload that start-up is over, and knows when there is none", () => {
     const addon = join(repoRoot(), 'dist', 'internal', 'sys', 'prefault.js');
     const script = `process.stdout.write(String(require(${JSON.stringify(addon)}).endStartupPrefault()))`;
-    expect(run(process.execPath, ['-e', script], PRELOAD)).toBe('true');
-    expect(run(process.execPath, ['-e', script], undefined)).toBe('false');
+    expect(runPreloaded(process.execPath, ['-e', script], PRELOAD)).toBe('true');
+    expect(runPreloaded(process.execPath, ['-e', script], undefined)).toBe('false');
   });
 
   it("starts malloc's heap 4 MiB larger", () => {
@@ -79,9 +69,9 @@ describe('the start-up prefault preload', () => {
 
   it('takes itself out of LD_PRELOAD and keeps the rest of the list for what the process starts', () => {
     const preloadOf = (out: string) => out.split('\n').filter((l) => l.startsWith('LD_PRELOAD='));
-    expect(preloadOf(run('/usr/bin/env', [], PRELOAD))).toEqual([]);
-    expect(preloadOf(run('/usr/bin/env', [], `${PRELOAD}:`))).toEqual([]);
+    expect(preloadOf(runPreloaded('/usr/bin/env', [], PRELOAD))).toEqual([]);
+    expect(preloadOf(runPreloaded('/usr/bin/env', [], `${PRELOAD}:`))).toEqual([]);
     // ld.so warns that it cannot load the second one, and goes on.
-    expect(preloadOf(run('/usr/bin/env', [], `${PRELOAD}:/nonexistent/berth-other.so`))).toEqual(['LD_PRELOAD=/nonexistent/berth-other.so']);
+    expect(preloadOf(runPreloaded('/usr/bin/env', [], `${PRELOAD}:/nonexistent/berth-other.so`))).toEqual(['LD_PRELOAD=/nonexistent/berth-other.so']);
   });
 });
