@@ -1,6 +1,7 @@
-// The gRPC floor answers each call with the answer it was last given for that method, through
-// berth's own message converters (what a client decodes equals what berthd answered); a method
-// given no answer fails rather than answering empty; stop() ends the process and its socket.
+// The gRPC floor answers each call with the answer it was last given for that method and filter
+// shape, through berth's own message converters (what a client decodes equals what berthd
+// answered); a method or filter given no answer fails rather than answering empty; stop() ends the
+// process and its socket.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +30,7 @@ describe('GrpcFloor', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers what it was given, per method, and refuses a method it was given nothing for', async () => {
+  it('answers what it was given, per method and filter shape, and refuses one it was given nothing for', async () => {
     floor = await GrpcFloor.start(dir);
     const containers = [1, 2].map((k) => ({
       id: `c${k}`,
@@ -43,10 +44,19 @@ describe('GrpcFloor', () => {
       annotations: {},
       image_id: '',
     }));
-    await floor.answer('runtime', 'ListContainers', { containers });
+    await floor.answer('runtime', 'ListContainers', { containers }, { filter: { pod_sandbox_id: 'p' } });
+    await floor.answer('runtime', 'ListContainers', { containers: containers.slice(1) }, { filter: { state: { state: 'CONTAINER_RUNNING' } } });
+    await floor.answer('runtime', 'ListContainers', { containers: [] });
     const listed = await floor.cri.runtime.ListContainers({ filter: { pod_sandbox_id: 'anything' } });
     const shown = (c: { id: string; state: string; created_at: string; labels: Record<string, string> }) => [c.id, c.state, c.created_at, c.labels];
     expect(listed.containers.map(shown)).toEqual(containers.map(shown));
+    const running = await floor.cri.runtime.ListContainers({ filter: { state: { state: 'CONTAINER_CREATED' } } });
+    expect(running.containers.map((c) => c.id)).toEqual(['c2']);
+    expect((await floor.cri.runtime.ListContainers({})).containers).toEqual([]);
+    await expect(floor.cri.runtime.ListContainers({ filter: { label_selector: { a: 'b' } } })).rejects.toMatchObject({
+      code: 9,
+      details: expect.stringContaining('runtime/ListContainers?label_selector'),
+    });
 
     await floor.answer('image', 'ImageFsInfo', { image_filesystems: [{ timestamp: '5', fs_id: { mountpoint: '/m' } }] });
     const fs = await floor.cri.image.ImageFsInfo({});

@@ -10,6 +10,7 @@ import type { CriClient } from '../harness/cri_client';
 import { spawnFloorScript, stderrTail } from './floor_process';
 import type { SetAnswer } from './grpc_floor_child';
 import { benchCriClient } from './peers/client';
+import { answerKey } from './request_shape';
 
 const READY_TIMEOUT_MS = 30_000;
 
@@ -54,9 +55,12 @@ export class GrpcFloor {
     return this.child.pid!;
   }
 
-  /** Makes `method` of `service` ("runtime", "image") answer `response` from now on. */
-  answer(service: string, method: string, response: unknown): Promise<void> {
-    const key = `${service}/${method}`;
+  /**
+   * Makes `method` of `service` ("runtime", "image") answer `response` from now on to requests
+   * whose filter sets the same fields as `request`'s (request_shape.ts).
+   */
+  answer(service: string, method: string, response: unknown, request: unknown = {}): Promise<void> {
+    const key = answerKey(service, method, request);
     return new Promise((resolve, reject) => {
       const onMessage = (message: ChildMessage) => {
         if (!('set' in message) || message.set !== key) return;

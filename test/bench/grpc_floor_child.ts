@@ -1,11 +1,13 @@
 // The gRPC floor process (see grpc_floor.ts): grpc-js serving berth's CRI RuntimeService and
 // ImageService definitions (the same message converters berthd uses) on a unix socket, every unary
-// method answering the response its parent last set for it over IPC, and nothing else: no store,
-// no handler logic, no metrics or logs. argv: SOCKET_PATH. Says { ready: true } once it serves;
-// answers { set: KEY } to each { key: "runtime/ListContainers", response } it is sent.
+// method answering the response its parent last set for that method and filter shape over IPC
+// (request_shape.ts), and nothing else: no store, no handler logic, no metrics or logs.
+// argv: SOCKET_PATH. Says { ready: true } once it serves; answers { set: KEY } to each
+// { key: "runtime/ListContainers?state", response } it is sent.
 import './heap_flags_first';
 import * as grpc from '@grpc/grpc-js';
 import { imageServiceDefinition, runtimeServiceDefinition, unixTarget } from '../../internal/api/cri';
+import { answerKey } from './request_shape';
 
 export interface SetAnswer {
   key: string;
@@ -23,8 +25,8 @@ const answers = new Map<string, unknown>();
 function implementation(service: string, definition: grpc.ServiceDefinition): grpc.UntypedServiceImplementation {
   const impl: grpc.UntypedServiceImplementation = {};
   for (const method of Object.keys(definition)) {
-    const key = `${service}/${method}`;
-    impl[method] = ((_call: unknown, callback: grpc.sendUnaryData<unknown>) => {
+    impl[method] = ((call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      const key = answerKey(service, method, call.request);
       const answer = answers.get(key);
       if (answer === undefined) callback({ code: grpc.status.FAILED_PRECONDITION, details: `the floor has no answer set for ${key}` });
       else callback(null, answer);
