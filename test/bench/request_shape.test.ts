@@ -8,6 +8,7 @@ describe('requestShape', () => {
     expect(requestShape({ filter: null })).toBe('');
     expect(requestShape({ pod_sandbox_id: 'p' })).toBe('');
     expect(requestShape({ filter: { id: '', state: null, pod_sandbox_id: '', label_selector: {} } })).toBe('');
+    expect(requestShape({ filter: { ids: [] } })).toBe('');
   });
 
   it('names the set fields, sorted, the same for a built and a decoded request', () => {
@@ -15,6 +16,7 @@ describe('requestShape', () => {
     expect(requestShape({ filter: { label_selector: uid } })).toBe('label_selector');
     expect(requestShape({ filter: { id: '', state: null, pod_sandbox_id: '', label_selector: uid } })).toBe('label_selector');
     expect(requestShape({ filter: { state: { state: 'CONTAINER_CREATED' }, pod_sandbox_id: 'p' } })).toBe('pod_sandbox_id,state');
+    expect(requestShape({ filter: { ids: ['a'] } })).toBe('ids');
   });
 
   it('keys an answer by service and method, and by the shape when there is one', () => {

@@ -2,13 +2,12 @@
 // keeps one answer per method and shape, so the lists the kubelet sends filtered (by state, sandbox
 // ID, pod-UID label) are answered as berthd answered each, not all with the unfiltered answer.
 // The same for a request as the bench builds it and as grpc-js decodes it with defaults filled in
-// (an unset field decodes as null, '', {} or []).
+// (an unset field decodes as null, '', {} or []). The floor computes it on every call: ~0.01 us
+// without a filter, ~0.27 us with one, against the ~700 us of a call.
 
 function isSet(value: unknown): boolean {
   if (value === null || value === undefined || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return true;
+  return typeof value !== 'object' || Object.keys(value).length > 0;
 }
 
 /** The set fields of `request.filter`, sorted and comma-joined; '' for a request without a filter. */
