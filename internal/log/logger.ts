@@ -1,4 +1,6 @@
 // JSON-lines logger: one object per line with time, level, msg and the IDs involved.
+import { writeToStderr } from './stderr_sink';
+
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
 
@@ -21,7 +23,7 @@ export interface LoggerOptions {
 
 export function createLogger(opts: LoggerOptions, base: LogFields = {}): Logger {
   const min = RANK[opts.level];
-  const write = opts.write ?? ((line: string) => process.stderr.write(line));
+  const write = opts.write ?? writeToStderr;
   const emit = (level: LogLevel) => (msg: string, fields?: LogFields) => {
     if (RANK[level] < min) return;
     const entry: LogFields = { time: new Date().toISOString(), level, msg, ...base, ...fields };

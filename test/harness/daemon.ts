@@ -41,6 +41,8 @@ export interface RunningBerthd {
   stop(): Promise<ExitStatus>;
   /** SIGKILL (a crash), await exit; leaves every file in place. */
   kill(): Promise<ExitStatus>;
+  /** Closes the harness's end of berthd's stderr pipe, as a supervisor that went away does. */
+  closeStderr(): void;
 }
 
 /** dist/cmd/berthd/main.js, or a clear error telling how to get it. */
@@ -154,6 +156,7 @@ export async function startBerthd(opts: BerthdOptions = {}): Promise<RunningBert
       return status;
     },
     kill: () => signal('SIGKILL'),
+    closeStderr: () => child.stderr!.destroy(),
   };
 }
 

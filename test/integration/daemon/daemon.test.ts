@@ -169,6 +169,25 @@ describe('berthd lifecycle', () => {
     }
   });
 
+  it('keeps serving, and stops on SIGTERM, once the reader of its stderr is gone', async () => {
+    const d = await startBerthd(); // at debug level: every call writes a line
+    try {
+      d.closeStderr();
+      const c = criClient(d.socket);
+      try {
+        // Each call logs; the first failed write makes berthd drop its log lines from then on.
+        for (let i = 0; i < 5; i++) expect((await c.runtime.Version({})).runtime_name).toBe('berth');
+        expect((await callError(c.runtime.ContainerStatus({ container_id: 'absent' }))).code).toBe(GrpcStatus.NOT_FOUND);
+        expect((await c.runtime.Version({})).runtime_name).toBe('berth');
+      } finally {
+        c.close();
+      }
+      expect(await d.stop()).toEqual({ code: 0, signal: null });
+    } finally {
+      await d.kill();
+    }
+  });
+
   it('ends an open GetContainerEvents stream with UNAVAILABLE on SIGTERM instead of waiting out the grace period', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'berthd-events-'));
     try {
