@@ -1,7 +1,8 @@
 // berthd's wiring: config -> directories, metadata DB, CRI service, gRPC server on the unix socket.
 // start() undoes its own steps in reverse when a later one fails; stop() ends the event streams,
 // drains calls (with a forced shutdown after a grace period), closes the connections left and the
-// database, and removes the socket.
+// database, and removes the socket. A stop before the process exits leaves to the kernel what the
+// exit undoes anyway (see exitAfterStop).
 import * as grpc from '@grpc/grpc-js';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,8 +36,8 @@ export interface DaemonOptions {
   /**
    * The process exits right after stop() (and after a failed start()): it then leaves the shim
    * connections, log FIFOs and listeners for the kernel to close at exit (5-12 ms of stop() with
-   * 20 pods, issue 16) and puts right only what outlives the process: the database, the socket
-   * files, the root lock.
+   * 20 pods, issue 16) and puts right only what outlives the process: the database's last commits
+   * made durable (MetadataDB.leave), the socket files, the root lock.
    */
   exitAfterStop?: boolean;
 }
@@ -55,6 +56,9 @@ export interface Daemon {
 }
 
 type Undo = () => void | Promise<void>;
+
+/** Milliseconds from `from` to `to` (performance.now()), to 0.01 ms: a stop takes ~1-2 ms. */
+const msBetween = (from: number, to = performance.now()): number => Math.round((to - from) * 100) / 100;
 
 function shutdown(server: grpc.Server, graceMs: number, logger: Logger): Promise<void> {
   return new Promise((resolve) => {
@@ -191,27 +195,30 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       // Calls drained or cut off: what is still connected is idle or was cut off.
       listening?.destroyConnections();
     }
-    const drainMs = Math.round(performance.now() - began);
+    const drained = performance.now();
     if (opts.exitAfterStop) {
       // Calls drained; the kernel closes the rest at exit. Each remaining undo step was ~0.1-0.4 ms
       // of the stop (its code never ran in this process), ~1.3 ms in all with 20 pods.
       undo.length = 0;
-      undoWhatOutlives();
+      undoWhatOutlives(true);
     } else {
       // The server is already down: its own undo step (forceShutdown) is then a no-op.
       await unwind();
     }
-    const undoMs = Math.round(performance.now() - began) - drainMs;
-    logger.info('berthd stopped', { address: config.address, drainMs, undoMs });
+    logger.info('berthd stopped', { address: config.address, drainMs: msBetween(began, drained), undoMs: msBetween(drained) });
   }
 
-  /** Closes the database, then removes the files that would outlive the process, the root lock last. */
-  function undoWhatOutlives(): void {
+  /**
+   * Closes the database (or, for a process about to exit, makes its commits durable and leaves it:
+   * MetadataDB.leave), then removes the files that would outlive the process, the root lock last.
+   */
+  function undoWhatOutlives(exiting = false): void {
     try {
-      db?.close();
+      if (exiting) db?.leave();
+      else db?.close();
       db = undefined;
     } catch (err) {
-      logger.error('closing the database failed', { error: messageOf(err) });
+      logger.error(exiting ? 'making the last commits durable failed' : 'closing the database failed', { error: messageOf(err) });
     }
     for (const step of outliving.splice(0).reverse()) {
       try {
@@ -222,5 +229,5 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
     }
   }
 
-  return { config, start, stop, abandonStart: undoWhatOutlives };
+  return { config, start, stop, abandonStart: () => undoWhatOutlives() };
 }

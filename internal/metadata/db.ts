@@ -8,7 +8,7 @@
 // meta.db): SQLite then takes its locks once instead of two fcntl calls per statement, and keeps
 // the WAL index in memory instead of a -shm file.
 import Database from 'better-sqlite3';
-import { closeSync, fsync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseStateError, flushFailure, writeFailure } from './errors';
 import { MIGRATIONS, type Migration } from './migrations';
@@ -143,6 +143,24 @@ export class MetadataDB {
   private openWal(): number {
     this.walFd ??= openSync(this.walPath!, 'r');
     return this.walFd;
+  }
+
+  /**
+   * For a process about to exit: every commit made durable (an fsync of the WAL, here and now, when
+   * some are not yet) and the connection left for the kernel to drop. close() would also checkpoint
+   * the WAL into the database file (two fsyncs and the WAL's unlink: ~0.3 ms of berthd's stop, issue
+   * 16); the next open reads the WAL back as after a crash, which SQLite is made for, and the
+   * checkpoint comes with a later commit. containerd's bolt, too, only drops its file at exit.
+   */
+  leave(): void {
+    if (this.walPath === undefined || this.synced >= this.committed) return;
+    const covers = this.committed;
+    try {
+      fsyncSync(this.openWal());
+    } catch (err) {
+      throw flushFailure(err);
+    }
+    this.synced = covers;
   }
 
   close(): void {

@@ -1,5 +1,6 @@
 // MetadataDB.durable(): SQLite commits without its own fsync (synchronous=NORMAL) and durable()
-// flushes the WAL on the thread pool, one flush for every commit made before it began.
+// flushes the WAL on the thread pool, one flush for every commit made before it began; leave(), for
+// a process about to exit, flushes here and now.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,6 +104,24 @@ describe('MetadataDB durability', () => {
     await expect(failing).rejects.toThrow('EIO');
     await sync.flushed(d.durable());
     expect(sync.calls).toBe(2);
+  });
+
+  it('leave() flushes at once what no flush covers yet, and only that', async () => {
+    const sync = gatedSync();
+    const d = open(sync.fileSync);
+    write(d, 1);
+    write(d, 2);
+    d.leave();
+    // Covered by leave()'s own fsync: durable() has nothing left to flush.
+    await d.durable();
+    expect(sync.calls).toBe(0);
+    d.leave();
+    expect(d.sqlite.open).toBe(true); // left for the exit to drop, not checkpointed
+    write(d, 3);
+    d.leave();
+    await d.durable();
+    expect(sync.calls).toBe(0);
+    expect(d.sqlite.prepare('SELECT x FROM t').all()).toEqual([{ x: 1 }, { x: 2 }, { x: 3 }]);
   });
 
   it('an in-memory database has nothing to flush', async () => {
