@@ -1,9 +1,10 @@
 // One berthd per root: two daemons sharing <root>/metadata.db (and the snapshot and content dirs)
 // would corrupt each other even with different sockets. The lock file holds the owner's PID; a
 // file whose PID no longer runs a berthd is stale (the owner was killed) and is taken over.
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { failedPrecondition } from '../../internal/errdefs/errors';
+import { unlinkIfPresent } from '../../internal/fs/unlink_if_present';
 
 function ownerAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
@@ -25,7 +26,7 @@ export function acquireRootLock(root: string): () => void {
       closeSync(fd);
       return () => {
         try {
-          if (Number(readFileSync(path, 'utf8').trim()) === process.pid) rmSync(path, { force: true });
+          if (Number(readFileSync(path, 'utf8').trim()) === process.pid) unlinkIfPresent(path);
         } catch {
           // already gone
         }
@@ -42,7 +43,7 @@ export function acquireRootLock(root: string): () => void {
     if (ownerAlive(owner)) {
       throw failedPrecondition(`root ${root} is in use by berthd pid ${owner} (${path})`);
     }
-    rmSync(path, { force: true });
+    unlinkIfPresent(path);
   }
   throw failedPrecondition(`root ${root}: cannot take ${path}`);
 }

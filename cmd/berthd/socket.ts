@@ -1,10 +1,11 @@
 // Claiming the daemon's unix socket path. A socket file left by a berthd that died is replaced; a
 // socket some live process answers on is refused, so two daemons never share one path (and one
 // metadata database behind it).
-import { lstatSync, mkdirSync, unlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import { failedPrecondition, invalidArgument, messageOf } from '../../internal/errdefs/errors';
+import { unlinkIfPresent } from '../../internal/fs/unlink_if_present';
 
 type Probe = 'live' | 'stale';
 
@@ -39,11 +40,7 @@ export async function claimSocketPath(path: string): Promise<void> {
   if ((await probe(path)) === 'live') {
     throw failedPrecondition(`address ${path}: another server (berthd?) is already serving on this socket`);
   }
-  try {
-    unlinkSync(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
+  unlinkIfPresent(path);
 }
 
 /** The inode of the socket we bound, so stop() removes only our own file. */
@@ -57,9 +54,5 @@ export function socketInode(path: string): number | undefined {
 
 export function removeSocketIfOurs(path: string, inode: number | undefined): void {
   if (inode === undefined || socketInode(path) !== inode) return;
-  try {
-    unlinkSync(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
+  unlinkIfPresent(path);
 }

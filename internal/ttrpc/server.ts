@@ -2,9 +2,9 @@
 // payload bytes. A handler is invoked as soon as its frame is parsed, before any await, so a
 // peer's requests start in the order they were sent (the events service depends on this).
 // A peer that breaks the protocol loses its connection; nothing it sends can take the process down.
-import { rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { messageOf, resourceExhausted, unimplemented } from '../errdefs/errors';
+import { unlinkIfPresent } from '../fs/unlink_if_present';
 import type { Logger } from '../log/logger';
 import { silentLogger } from '../log/logger';
 import { socketPathOf } from './client';
@@ -48,7 +48,7 @@ export class TtrpcServer {
    */
   async listen(address: string): Promise<void> {
     const path = socketPathOf(address);
-    rmSync(path, { force: true });
+    unlinkIfPresent(path);
     const server = createServer((socket) => this.accept(socket));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -78,7 +78,7 @@ export class TtrpcServer {
 
   /** Removes the socket file only: for a process about to exit, whose sockets the kernel closes. */
   removeSocketFile(): void {
-    if (this.path) rmSync(this.path, { force: true });
+    if (this.path) unlinkIfPresent(this.path);
   }
 
   /** Stops listening, drops every connection and removes the socket file. */
@@ -88,7 +88,7 @@ export class TtrpcServer {
     for (const socket of this.connections) socket.destroy();
     this.connections.clear();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-    if (this.path) rmSync(this.path, { force: true });
+    if (this.path) unlinkIfPresent(this.path);
   }
 
   private accept(socket: Socket): void {
