@@ -91,6 +91,11 @@ export class EarlyListener {
     return closed;
   }
 
+  /** Whether a connection it accepted is still open (its close not yet seen). */
+  get connected(): boolean {
+    return this.open.size > 0;
+  }
+
   /**
    * Destroys every connection still open, for after the server's shutdown: grpc-js 1.14's
    * forceShutdown destroys only the sessions channelz tracks, none with channelz off (berthd's
