@@ -118,6 +118,9 @@ function keepWarm(bundle: string, id: string, script: Script): void {
 
 /** bin/berthd: berthd from the bundle beside this file. */
 export function startBerthd(): void {
+  // Before the bundle loads (~0.1 s): SIGUSR1 would open Node's inspector in a root process
+  // (cmd/berthd/diagnostics_signal.ts, which main() then installs, reports on it).
+  process.on('SIGUSR1', () => undefined);
   heapSizeFlagsToDefaults();
   const bundle = join(__dirname, BUNDLE_FILE);
   const loaded = loadBundle(bundle, true);

@@ -7,6 +7,7 @@ import { createLogger } from '../../internal/log/logger';
 import { systemdNotifier } from '../../internal/systemd/notifier';
 import { installCrashPolicy } from './crash_policy';
 import { createDaemon } from './daemon';
+import { reportOnSigusr1, takeSigusr1 } from './diagnostics_signal';
 import { injectFaultFromEnv } from './fault_injection';
 import { exitNow } from '../../internal/sys/exit';
 
@@ -26,6 +27,8 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
+  // First: until then SIGUSR1 would open Node's inspector (diagnostics_signal.ts).
+  takeSigusr1();
   // bin/berthd kept it from Node's start-up (extra_ca.ts); children and pulls see it as before.
   restoreDeferredExtraCaCerts();
   let values;
@@ -65,6 +68,7 @@ async function main(): Promise<void> {
 
   const logger = createLogger({ level: config.log_level });
   installCrashPolicy(logger);
+  reportOnSigusr1(logger, config.state);
   // Before the daemon exists: it reads (and removes) NOTIFY_SOCKET before any child could inherit it.
   const notifier = systemdNotifier(logger);
   // Every way out of main after stop() is process.exit (see onSignal).

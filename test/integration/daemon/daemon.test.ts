@@ -3,7 +3,7 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -194,6 +194,32 @@ describe('berthd lifecycle', () => {
     } finally {
       for (const d of running) await d.kill();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers SIGUSR1 with a diagnostic report, not an open inspector', async () => {
+    const d = await startBerthd();
+    try {
+      const report = join(d.state, 'berthd-report.json');
+      process.kill(d.pid, 'SIGUSR1');
+      for (let waited = 0; !existsSync(report) && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      const stat = statSync(report);
+      expect(stat.mode & 0o777).toBe(0o600); // it holds berthd's environment
+      const parsed = JSON.parse(readFileSync(report, 'utf8')) as { header: { processId: number } };
+      expect(parsed.header.processId).toBe(d.pid);
+      const line = d.stderr().split('\n').find((l) => l.includes('"msg":"diagnostic report (SIGUSR1)"'));
+      expect(JSON.parse(line!)).toMatchObject({ report, rssBytes: expect.any(Number), activeHandles: expect.any(Object) });
+      // Node's default for SIGUSR1 opens an unauthenticated inspector on 127.0.0.1:9229 and says so.
+      expect(d.stderr()).not.toMatch(/Debugger listening|inspector/i);
+      const c = criClient(d.socket);
+      try {
+        expect((await c.runtime.Version({})).runtime_name).toBe('berth');
+      } finally {
+        c.close();
+      }
+      expect(await d.stop()).toEqual({ code: 0, signal: null });
+    } finally {
+      await d.kill();
     }
   });
 
