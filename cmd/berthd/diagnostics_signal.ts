@@ -10,7 +10,7 @@ import { messageOf } from '../../internal/errdefs/errors';
 import { replaceFileSync } from '../../internal/fs/replace_file';
 import type { Logger } from '../../internal/log/logger';
 
-export const REPORT_FILE = 'berthd-report.json';
+const REPORT_FILE = 'berthd-report.json';
 
 let reportTo: { logger: Logger; state: string } | undefined;
 let taken = false;

@@ -197,50 +197,45 @@ describe('berthd lifecycle', () => {
     }
   });
 
-  it('answers SIGUSR1 with a diagnostic report, not an open inspector', async () => {
+  /** A berthd (at debug level: every call logs) and a client of it; then SIGTERM must exit 0. */
+  async function withBerthd(run: (d: RunningBerthd, c: CriClient) => Promise<void>): Promise<void> {
     const d = await startBerthd();
     try {
+      const c = criClient(d.socket);
+      try {
+        await run(d, c);
+      } finally {
+        c.close();
+      }
+      expect(await d.stop()).toEqual({ code: 0, signal: null });
+    } finally {
+      await d.kill();
+    }
+  }
+
+  it('answers SIGUSR1 with a diagnostic report, not an open inspector', () =>
+    withBerthd(async (d, c) => {
       const report = join(d.state, 'berthd-report.json');
       process.kill(d.pid, 'SIGUSR1');
       for (let waited = 0; !existsSync(report) && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
-      const stat = statSync(report);
-      expect(stat.mode & 0o777).toBe(0o600); // it holds berthd's environment
+      expect(statSync(report).mode & 0o777).toBe(0o600); // it holds berthd's environment
       const parsed = JSON.parse(readFileSync(report, 'utf8')) as { header: { processId: number } };
       expect(parsed.header.processId).toBe(d.pid);
       const line = d.stderr().split('\n').find((l) => l.includes('"msg":"diagnostic report (SIGUSR1)"'));
       expect(JSON.parse(line!)).toMatchObject({ report, rssBytes: expect.any(Number), activeHandles: expect.any(Object) });
       // Node's default for SIGUSR1 opens an unauthenticated inspector on 127.0.0.1:9229 and says so.
       expect(d.stderr()).not.toMatch(/Debugger listening|inspector/i);
-      const c = criClient(d.socket);
-      try {
-        expect((await c.runtime.Version({})).runtime_name).toBe('berth');
-      } finally {
-        c.close();
-      }
-      expect(await d.stop()).toEqual({ code: 0, signal: null });
-    } finally {
-      await d.kill();
-    }
-  });
+      expect((await c.runtime.Version({})).runtime_name).toBe('berth');
+    }));
 
-  it('keeps serving, and stops on SIGTERM, once the reader of its stderr is gone', async () => {
-    const d = await startBerthd(); // at debug level: every call writes a line
-    try {
+  it('keeps serving, and stops on SIGTERM, once the reader of its stderr is gone', () =>
+    withBerthd(async (d, c) => {
       d.closeStderr();
-      const c = criClient(d.socket);
-      try {
-        // Each call logs; the first failed write makes berthd drop its log lines from then on.
-        for (let i = 0; i < 5; i++) expect((await c.runtime.Version({})).runtime_name).toBe('berth');
-        expect((await callError(c.runtime.ContainerStatus({ container_id: 'absent' }))).code).toBe(GrpcStatus.NOT_FOUND);
-        expect((await c.runtime.Version({})).runtime_name).toBe('berth');
-      } finally {
-        c.close();
-      }
-      expect(await d.stop()).toEqual({ code: 0, signal: null });
-    } finally {
-      await d.kill();
-    }
-  });
+      // Each call logs; the first failed write makes berthd drop its log lines from then on.
+      for (let i = 0; i < 5; i++) expect((await c.runtime.Version({})).runtime_name).toBe('berth');
+      expect((await callError(c.runtime.ContainerStatus({ container_id: 'absent' }))).code).toBe(GrpcStatus.NOT_FOUND);
+      expect((await c.runtime.Version({})).runtime_name).toBe('berth');
+    }));
 
   it('ends an open GetContainerEvents stream with UNAVAILABLE on SIGTERM instead of waiting out the grace period', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'berthd-events-'));
