@@ -9,8 +9,15 @@ import * as net from 'node:net';
 import { unavailable, messageOf } from '../../internal/errdefs/errors';
 import { routeConnection } from '../../internal/h2/connection_route';
 import type { Logger } from '../../internal/log/logger';
+import { OpenStreams } from './open_streams';
 
 type Inject = (socket: net.Socket) => void;
+
+/** What `socket` was given to write and has not passed to the kernel yet: Node's buffer and libuv's queue. */
+function unsentBytes(socket: net.Socket): number {
+  const handle = (socket as unknown as { _handle?: { writeQueueSize?: number } | null })._handle;
+  return socket.writableLength + (handle?.writeQueueSize ?? 0);
+}
 
 function destroyHeld(this: net.Socket): void {
   this.destroy();
@@ -21,6 +28,9 @@ export class EarlyListener {
   private readonly undecided = new Set<net.Socket>();
   /** Every connection accepted and not yet closed, whoever holds it. */
   private readonly open = new Set<net.Socket>();
+  /** Open and handed to grpc-js as the very socket accepted (not through the bridge). */
+  private readonly direct = new Set<net.Socket>();
+  private readonly streams = new OpenStreams();
   /** Routed before the server existed, in arrival order; handed over by serve(). */
   private held: net.Socket[] | undefined = [];
   private inject: Inject | undefined;
@@ -53,7 +63,10 @@ export class EarlyListener {
 
   private accept(socket: net.Socket): void {
     this.open.add(socket);
-    socket.once('close', () => this.open.delete(socket));
+    socket.once('close', () => {
+      this.open.delete(socket);
+      this.direct.delete(socket);
+    });
     routeConnection(socket, (routed) => this.handOver(routed), { undecided: this.undecided });
   }
 
@@ -69,7 +82,12 @@ export class EarlyListener {
   /** From now on connections go to `server`, the held ones first, in the order they came. */
   serve(server: grpc.Server, credentials: grpc.ServerCredentials): void {
     const injector = server.createConnectionInjector(credentials);
-    this.inject = (socket) => injector.injectConnection(socket);
+    this.streams.track(server);
+    this.inject = (socket) => {
+      // A bridged client's socket stays with the bridge; grpc-js gets the bridge's other end.
+      if (this.open.has(socket)) this.direct.add(socket);
+      injector.injectConnection(socket);
+    };
     const held = this.held ?? [];
     this.held = undefined;
     for (const socket of held) {
@@ -89,6 +107,21 @@ export class EarlyListener {
     for (const socket of this.held ?? []) socket.destroy();
     this.held = undefined;
     return closed;
+  }
+
+  /**
+   * Nothing to drain: every open connection either has not sent a request yet or is a client's own
+   * socket served by grpc-js, no HTTP/2 stream is open on them (no call running, no answer held back
+   * by the client's flow control), and nothing written to them waits in berthd for the kernel. A
+   * bridged connection has bytes in the bridge's hands that this cannot see, so it never is quiet.
+   */
+  get quiet(): boolean {
+    if (!this.streams.none || (this.held?.length ?? 0) > 0) return false;
+    for (const socket of this.open) {
+      if (this.undecided.has(socket)) continue;
+      if (!this.direct.has(socket) || unsentBytes(socket) > 0) return false;
+    }
+    return true;
   }
 
   /** Whether a connection it accepted is still open (its close not yet seen). */

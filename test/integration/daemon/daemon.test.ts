@@ -164,7 +164,7 @@ describe('berthd lifecycle', () => {
       const line = d.stderr().split('\n').find((l) => l.includes('"msg":"berthd stopped"'));
       expect(line).toBeDefined();
       // Its phases: the calls drained, then the rest undone.
-      expect(JSON.parse(line!)).toMatchObject({ drainMs: expect.any(Number), undoMs: expect.any(Number) });
+      expect(JSON.parse(line!)).toMatchObject({ drained: false, drainMs: expect.any(Number), undoMs: expect.any(Number) });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
