@@ -71,6 +71,7 @@ describe('berthd stop, what it drains', () => {
       expect(goaway).toBe(false);
     } finally {
       session.destroy();
+      await d.stop(); // a no-op once it has exited; else the test failed before its stop
     }
   });
 
@@ -92,7 +93,7 @@ describe('berthd stop, what it drains', () => {
       expect(stoppedLine(d)).toMatchObject({ drained: true });
     } finally {
       session.destroy();
-      await d.stop(); // gone already: removes its directory
+      await d.stop(); // gone already, or the test failed before: either way ends it and removes its directory
     }
   });
 
@@ -109,6 +110,7 @@ describe('berthd stop, what it drains', () => {
       await goaway;
     } finally {
       session.destroy();
+      await d.stop(); // a no-op once it has exited; else the test failed before its stop
     }
   });
 });
