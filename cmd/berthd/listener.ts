@@ -28,8 +28,8 @@ export class EarlyListener {
   private readonly undecided = new Set<net.Socket>();
   /** Every connection accepted and not yet closed, whoever holds it. */
   private readonly open = new Set<net.Socket>();
-  /** Open and handed to grpc-js as the very socket accepted (not through the bridge). */
-  private readonly direct = new Set<net.Socket>();
+  /** Handed to grpc-js as the very socket accepted (not through the bridge). */
+  private readonly direct = new WeakSet<net.Socket>();
   private readonly streams = new OpenStreams();
   /** Routed before the server existed, in arrival order; handed over by serve(). */
   private held: net.Socket[] | undefined = [];
@@ -63,10 +63,7 @@ export class EarlyListener {
 
   private accept(socket: net.Socket): void {
     this.open.add(socket);
-    socket.once('close', () => {
-      this.open.delete(socket);
-      this.direct.delete(socket);
-    });
+    socket.once('close', () => this.open.delete(socket));
     routeConnection(socket, (routed) => this.handOver(routed), { undecided: this.undecided });
   }
 
@@ -116,7 +113,8 @@ export class EarlyListener {
    * bridged connection has bytes in the bridge's hands that this cannot see, so it never is quiet.
    */
   get quiet(): boolean {
-    if (!this.streams.none || (this.held?.length ?? 0) > 0) return false;
+    // Not counting (before serve(), or grpc-js's server not found) is never quiet.
+    if (!this.streams.none) return false;
     for (const socket of this.open) {
       if (this.undecided.has(socket)) continue;
       if (!this.direct.has(socket) || unsentBytes(socket) > 0) return false;
