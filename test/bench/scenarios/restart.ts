@@ -91,6 +91,7 @@ async function restartOnce(env: ScenarioEnv, series: PeerSeries, state: PeerPods
   );
   if (res.exit_code !== 0) throw new Error(`ExecSync true in ${containerId} after a ${signal} restart: exit code ${res.exit_code}`);
   series.add(peer.name, 'exec', ms);
+  env.log(`restart: ${peer.name} ${signal}: first ExecSync took ${ms.toFixed(1)} ms`);
 }
 
 async function run(env: ScenarioEnv): Promise<Row[]> {
