@@ -16,6 +16,7 @@ import Module from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { replaceFileSync } from '../../internal/fs/replace_file';
+import { trimMalloc } from '../../internal/sys/malloc';
 import { mapFileBuffer, mapFileLatin1 } from '../../internal/sys/map';
 import { endStartupPrefault } from '../../internal/sys/prefault';
 import { heapSizeFlagsToDefaults } from './heap_flags';
@@ -60,7 +61,7 @@ function readCodeCache(file: string, id: string | undefined): Buffer | undefined
  * full disk), by rename: a running berthd may have the old one mapped.
  */
 function writeCodeCacheFile(file: string, id: string, data: Buffer): void {
-  replaceFileSync(file, Buffer.concat([cacheHeader(id), data]));
+  replaceFileSync(file, [cacheHeader(id), data]);
 }
 
 interface LoadedBundle {
@@ -111,6 +112,9 @@ function keepWarm(bundle: string, id: string, script: Script): void {
     } catch {
       // nothing to undo: the temp file is gone
     }
+    // What serialising the cache allocated is freed but still held by malloc, which berthd's RSS
+    // would carry for the rest of its life (its [heap] some seconds after the write: 4.0-4.6 MiB without the trim, 3.6 with it).
+    trimMalloc();
   };
   const timer = setTimeout(write, WARM_CACHE_AFTER_MS);
   timer.unref();

@@ -1,13 +1,25 @@
 // Replacing a file whole or not at all: a temp file beside it, then rename over it. A reader that
 // has the old file open (or mapped: berthd's bundle) keeps reading the old one, and a failure (a full
 // disk) leaves neither a half-written file nor the temp file behind.
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
-/** Writes `data` as `path` by rename; throws what failed, after removing the temp file. */
-export function replaceFileSync(path: string, data: string | NodeJS.ArrayBufferView, mode = 0o644): void {
+/**
+ * Writes `data` (or its parts, one after another: no joined copy of a large file in memory) as
+ * `path` by rename; throws what failed, after removing the temp file.
+ */
+export function replaceFileSync(path: string, data: string | NodeJS.ArrayBufferView | readonly NodeJS.ArrayBufferView[], mode = 0o644): void {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
-    writeFileSync(tmp, data, { mode });
+    if (Array.isArray(data)) {
+      const fd = openSync(tmp, 'w', mode);
+      try {
+        for (const part of data as readonly NodeJS.ArrayBufferView[]) writeFileSync(fd, part);
+      } finally {
+        closeSync(fd);
+      }
+    } else {
+      writeFileSync(tmp, data as string | NodeJS.ArrayBufferView, { mode });
+    }
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });

@@ -1,6 +1,6 @@
 // The addon's file mappings (map.c), which berthd's start-up compiles its bundle from, and the
 // rename-only file replacement that keeps a mapping whole.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { replaceFileSync } from '../../../internal/fs/replace_file';
@@ -53,15 +53,29 @@ describe('mapped files', () => {
 });
 
 describe('replaceFileSync', () => {
-  it('on a full disk fails with ENOSPC and leaves the old file whole and no temp file', () => {
+  it('writes parts one after another as the whole file, with the mode asked for', () => {
+    const file = join(dir, 'parts');
+    writeFileSync(file, 'old');
+    replaceFileSync(file, [Buffer.from('id\n'), CONTENT, Buffer.alloc(0), Buffer.from('tail')], 0o600);
+    expect(readFileSync(file).equals(Buffer.concat([Buffer.from('id\n'), CONTENT, Buffer.from('tail')]))).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['parts']);
+  });
+
+  // `room`: bytes freed after filling the disk, so that in parts the first fits and the second fails.
+  it.each([
+    ['whole', 0, (): Buffer | Buffer[] => Buffer.alloc(64 * 1024)],
+    ['in parts, the second failing', 8192, (): Buffer | Buffer[] => [Buffer.from('id\n'), Buffer.alloc(64 * 1024)]],
+  ])('on a full disk fails with ENOSPC and leaves the old file whole and no temp file (%s)', (_how, room, data) => {
     const disk = join(dir, 'disk');
     mountTmpfs(disk, '256k');
     try {
       const file = join(disk, 'berthd.js.cache');
       writeFileSync(file, 'old');
       const mapped = mapFileLatin1(file);
-      fillUp(disk);
-      expect((thrownBy(() => replaceFileSync(file, Buffer.alloc(64 * 1024))) as NodeJS.ErrnoException).code).toBe('ENOSPC');
+      const filler = fillUp(disk);
+      truncateSync(filler, statSync(filler).size - room);
+      expect((thrownBy(() => replaceFileSync(file, data())) as NodeJS.ErrnoException).code).toBe('ENOSPC');
       expect(readFileSync(file, 'utf8')).toBe('old');
       expect(mapped).toBe('old');
       expect(readdirSync(disk).sort()).toEqual(['berthd.js.cache', 'filler']);
