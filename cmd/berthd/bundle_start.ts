@@ -113,7 +113,8 @@ function keepWarm(bundle: string, id: string, script: Script): void {
       // nothing to undo: the temp file is gone
     }
     // What serialising the cache allocated is freed but still held by malloc, which berthd's RSS
-    // would carry for the rest of its life (its [heap] some seconds after the write: 4.0-4.6 MiB without the trim, 3.6 with it).
+    // would carry for the rest of its life (its [heap] some seconds after the write: 4.0-4.6 MiB
+    // without the trim, 3.6 with it).
     trimMalloc();
   };
   const timer = setTimeout(write, WARM_CACHE_AFTER_MS);
