@@ -10,15 +10,12 @@ import { closeSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 export function replaceFileSync(path: string, data: string | NodeJS.ArrayBufferView | readonly NodeJS.ArrayBufferView[], mode = 0o644): void {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
-    if (Array.isArray(data)) {
-      const fd = openSync(tmp, 'w', mode);
-      try {
-        for (const part of data as readonly NodeJS.ArrayBufferView[]) writeFileSync(fd, part);
-      } finally {
-        closeSync(fd);
-      }
-    } else {
-      writeFileSync(tmp, data as string | NodeJS.ArrayBufferView, { mode });
+    const fd = openSync(tmp, 'w', mode);
+    try {
+      const parts = typeof data === 'string' || ArrayBuffer.isView(data) ? [data] : data;
+      for (const part of parts) writeFileSync(fd, part);
+    } finally {
+      closeSync(fd);
     }
     renameSync(tmp, path);
   } catch (err) {
