@@ -55,8 +55,8 @@ function startBerthd(opts: PeerOptions): Promise<Peer> {
     configText: berthToml(opts),
     command: {
       command: process.execPath,
-      // The Node flag bin/berthd carries (Makefile BERTHD_NODE_FLAGS).
-      args: ['--max-semi-space-size=1', compiledMain('berthd'), '--config', configPath, '--root', join(opts.dir, 'root'), '--state', join(opts.dir, 'state'), '--address', socket, '--log-level', 'info'],
+      // The Node flags bin/berthd carries (Makefile BERTHD_NODE_FLAGS).
+      args: ['--max-semi-space-size=1', '--v8-pool-size=1', compiledMain('berthd'), '--config', configPath, '--root', join(opts.dir, 'root'), '--state', join(opts.dir, 'state'), '--address', socket, '--log-level', 'info'],
       socket,
       logPath: join(opts.dir, 'berthd.log'),
     },

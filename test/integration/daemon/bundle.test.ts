@@ -32,7 +32,7 @@ import { shimPidsOf } from '../cri_containers/env';
 jest.setTimeout(300_000);
 
 // The Makefile's BERTHD_NODE_FLAGS: the cache is made for them, and bin/berthd runs with them.
-const NODE_FLAGS = ['--max-semi-space-size=1'];
+const NODE_FLAGS = ['--max-semi-space-size=1', '--v8-pool-size=1'];
 // The Makefile's PRELOAD_SO, which bin/berthd preloads.
 const PRELOAD_SO = join('build', 'Release', 'berth_preload.so');
 const SLEEPER = ['sh', '-c', 'trap "exit 0" TERM; sleep 3600 & wait'];
