@@ -14,7 +14,8 @@
         "internal/sys/src/prefault.c",
         "internal/sys/src/malloc.c",
         "internal/sys/src/exit.c",
-        "internal/sys/src/du.c"
+        "internal/sys/src/du.c",
+        "internal/sys/src/lock.c"
       ],
       "cflags": ["-Wall", "-Wextra", "-O2", "-D_GNU_SOURCE"]
     }

@@ -37,8 +37,8 @@ export interface DaemonOptions {
    * The process exits right after stop() (and after a failed start()): it then leaves the shim
    * connections, log FIFOs and listeners for the kernel to close at exit (5-12 ms of stop() with
    * 20 pods, issue 16) and puts right only what outlives the process: the database's last commits
-   * made durable (MetadataDB.leave), the socket files, the root lock; with no client connected,
-   * the listener and the gRPC server too.
+   * made durable (MetadataDB.leave) and the socket files (the root lock is an flock, which ends
+   * with the process); with no client connected, the listener and the gRPC server too.
    */
   exitAfterStop?: boolean;
 }
@@ -50,7 +50,7 @@ export interface Daemon {
   /**
    * For a process about to exit while start() still runs (a SIGTERM during recovery, which may wait
    * on a shim for seconds): removes what start() made so far that would outlive the process (the
-   * socket files, the root lock) and closes the database. Everything else is left as a crash leaves
+   * socket files) and closes the database. Everything else is left as a crash leaves
    * it, which the next start recovers from.
    */
   abandonStart(): void;
@@ -112,9 +112,8 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       // First: a second daemon on a live socket must leave the first one's files and DB alone.
       await claimSocketPath(config.address);
       mkdirSync(config.root, { recursive: true, mode: 0o711 });
-      const releaseLock = acquireRootLock(config.root);
-      undo.push(releaseLock);
-      outliving.push(releaseLock);
+      // The lock ends with the process: only a daemon that stops without exiting releases it.
+      undo.push(acquireRootLock(config.root));
       mkdirSync(config.state, { recursive: true, mode: 0o711 });
       // Connections are accepted from here on and held until the server below exists.
       const early = await EarlyListener.listen(config.address, logger);
@@ -218,7 +217,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
 
   /**
    * Closes the database (or, for a process about to exit, makes its commits durable and leaves it:
-   * MetadataDB.leave), then removes the files that would outlive the process, the root lock last.
+   * MetadataDB.leave), then removes the files that would outlive the process.
    */
   function undoWhatOutlives(exiting = false): void {
     try {

@@ -85,12 +85,12 @@ async function main(): Promise<void> {
     notifier.stopping();
     if (!serving) {
       // Recovery may be waiting on a shim: leave now rather than after it, as a crash would, but
-      // without the socket files and root lock a crash leaves behind.
+      // without the socket files a crash leaves behind.
       daemon.abandonStart();
       process.exit(0);
     }
     daemon.stop().then(
-      // Stopped: the database closed, the socket and lock removed, the log written (synchronously).
+      // Stopped: the database's commits durable, the socket files removed, the log written (synchronously).
       () => exitNow(0),
       (err: unknown) => {
         logger.error('stop failed', { error: messageOf(err) });

@@ -30,6 +30,8 @@ napi_status berth_register_exit(napi_env env, napi_value exports);
 
 /* malloc.c registers trimMalloc: malloc_trim(0). */
 napi_status berth_register_malloc(napi_env env, napi_value exports);
+/* lock.c registers lockExclusive: flock(fd, LOCK_EX | LOCK_NB). */
+napi_status berth_register_lock(napi_env env, napi_value exports);
 /* du.c registers diskUsage: a directory tree's usage, walked on the thread pool. */
 napi_status berth_register_du(napi_env env, napi_value exports);
 #endif

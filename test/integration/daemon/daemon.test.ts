@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from '../../../internal/api/cri';
 import { callError, criClient, type CriClient } from '../../harness/cri_client';
+import { flockHolders } from '../../harness/file_locks';
 import { runBerthdToExit, startBerthd, type RunningBerthd } from '../../harness/daemon';
 import { PAUSE_IMAGE, testImages } from '../../harness/images';
 
@@ -153,11 +154,13 @@ describe('berthd lifecycle', () => {
       const events = `${d.socket}.ttrpc`; // the shims' TTRPC_ADDRESS
       expect(existsSync(d.socket)).toBe(true);
       expect(statSync(events).isSocket()).toBe(true);
-      expect(existsSync(join(d.root, 'berthd.lock'))).toBe(true);
+      const lock = join(d.root, 'berthd.lock');
+      expect(flockHolders(lock)).toEqual([d.pid]);
       expect(await d.stop()).toEqual({ code: 0, signal: null });
       expect(existsSync(d.socket)).toBe(false);
       expect(existsSync(events)).toBe(false);
-      expect(existsSync(join(d.root, 'berthd.lock'))).toBe(false);
+      // The root lock ended with the process; its file stays, as bolt's meta.db does.
+      expect(flockHolders(lock)).toEqual([]);
       // The database is left as bolt's is at containerd's exit: its WAL not checkpointed (see below).
       expect(existsSync(join(d.root, 'metadata.db'))).toBe(true);
       expect(statSync(join(d.root, 'metadata.db-wal')).size).toBeGreaterThan(0);
@@ -360,7 +363,6 @@ describe('berthd lifecycle', () => {
       expect(run.stderr).toContain('EADDRNOTAVAIL');
       expect(existsSync(join(dir, 'berth.sock'))).toBe(false);
       expect(existsSync(join(dir, 'berth.sock.ttrpc'))).toBe(false); // the shims' events socket, made before
-      expect(existsSync(join(dir, 'root', 'berthd.lock'))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

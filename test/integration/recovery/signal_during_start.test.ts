@@ -1,6 +1,6 @@
 // A SIGTERM while berthd is still starting (listening already, recovery waiting on a shim) ends it at
-// once and cleanly: exit status 0, no socket files and no root lock left behind (Node's default action
-// for the signal left them, as a crash does), and the next start recovers the pod as after a crash.
+// once and cleanly: exit status 0, no socket files left behind (Node's default action for the signal
+// left them, as a crash does), and the next start recovers the pod as after a crash.
 // The pod's shim is stopped (SIGSTOP) while berthd starts, so recovery cannot end before the signal.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ describe('a signal while berthd starts', () => {
     await env?.close();
   });
 
-  it('ends it at once, leaving no socket files or root lock; the next start recovers the pod', async () => {
+  it('ends it at once, leaving no socket files; the next start recovers the pod', async () => {
     env = await createBerthEnv();
     await env.start();
     const { podId, config } = await env.runPod('signal-during-start');
@@ -49,11 +49,7 @@ describe('a signal while berthd starts', () => {
     expect(message).toContain('berthd exited ({"code":0,"signal":null}) before serving');
     expect(message).toContain('"duringStartUp":true');
     expect(existsSync(`/proc/${shim}`) && stoppedShim).toBe(shim); // it did not wait for the shim
-    expect({ socket: existsSync(socket), ttrpc: existsSync(`${socket}.ttrpc`), lock: existsSync(lock) }).toEqual({
-      socket: false,
-      ttrpc: false,
-      lock: false,
-    });
+    expect({ socket: existsSync(socket), ttrpc: existsSync(`${socket}.ttrpc`) }).toEqual({ socket: false, ttrpc: false });
 
     process.kill(shim, 'SIGCONT');
     stoppedShim = undefined;
