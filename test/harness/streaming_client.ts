@@ -112,10 +112,24 @@ export function spdyUpgrade(url: string, protocols: string[]): Promise<SpdyClien
   });
 }
 
+type ReplyFrame = { headers: Record<string, string> };
+
+/**
+ * Kubernetes' SPDY servers (spdystream's, in the kubelet and in containerd) answer a stream with a
+ * SYN_REPLY that carries no headers; spdy-transport, made for HTTP over SPDY, resets such a reply
+ * (no :status). The stream takes it, as spdystream's own client (crictl, kubectl) does.
+ */
+function acceptReplyWithoutStatus(stream: SpdyStream): void {
+  const internals = stream as unknown as { _handleResponse(frame: ReplyFrame): void };
+  const handle = internals._handleResponse.bind(stream);
+  internals._handleResponse = (frame) => handle({ ...frame, headers: { ':status': '200', ...frame.headers } });
+}
+
 /** Opens one stream and waits for the server's SYN_REPLY, as spdystream's CreateStream does. */
 export function openSpdyStream(conn: SpdyConnection, headers: Record<string, string>): Promise<SpdyStream> {
   return new Promise((resolve, reject) => {
     const stream = conn.request({ method: 'POST', path: '/', headers });
+    acceptReplyWithoutStatus(stream);
     stream.on('error', () => undefined);
     stream.on('response', () => resolve(stream));
     stream.on('close', () => reject(new Error(`stream ${JSON.stringify(headers)} closed before the reply`)));
