@@ -13,10 +13,10 @@ import { lockExclusive } from '../../internal/sys/lock';
 
 export const ROOT_LOCK_FILE = 'berthd.lock';
 
-/** The owner's PID as the file says it, for a message; undefined before the owner wrote it. */
-function ownerOf(path: string): number | undefined {
+/** The owner's PID as the lock file (open as `fd`) says it, for a message; undefined before the owner wrote it. */
+function ownerOf(fd: number): number | undefined {
   try {
-    const pid = Number(readFileSync(path, 'latin1').trim());
+    const pid = Number(readFileSync(fd, 'latin1').trim());
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
@@ -33,7 +33,7 @@ export function acquireRootLock(root: string): () => void {
   const fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
   try {
     if (!lockExclusive(fd)) {
-      const owner = ownerOf(path);
+      const owner = ownerOf(fd);
       throw failedPrecondition(`root ${root} is in use by ${owner === undefined ? 'another berthd' : `berthd pid ${owner}`} (${path})`);
     }
   } catch (err) {

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../../internal/api/cri';
+import { messageOf } from '../../../internal/errdefs/errors';
 import { errnoCode } from '../../../internal/sys/fs';
 import { acquireRootLock, ROOT_LOCK_FILE } from '../../../cmd/berthd/root_lock';
 import { flockHolders } from '../../harness/file_locks';
@@ -24,12 +25,10 @@ afterEach(async () => {
       await once(child, 'exit');
     }
   }
-  unmountTmpfs(join(root, 'full'));
   rmSync(root, { recursive: true, force: true });
 });
 
 const lockFile = (dir = root) => join(dir, ROOT_LOCK_FILE);
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** A node process that takes the lock on `dir` (berthd's own code, from dist) and holds it until killed. */
 async function holderProcess(dir: string): Promise<ChildProcess> {
@@ -37,8 +36,9 @@ async function holderProcess(dir: string): Promise<ChildProcess> {
   const script = `require(${JSON.stringify(lockModule)}).acquireRootLock(process.argv[1]); process.stdout.write('locked\\n'); setInterval(() => {}, 1 << 30);`;
   const child = spawn(process.execPath, ['-e', script, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
-  const [data] = (await once(child.stdout!, 'data')) as [Buffer];
-  expect(data.toString()).toBe('locked\n');
+  // Its exit first (dist not built, the lock refused) fails here, not at the test's timeout.
+  const first = await Promise.race([once(child.stdout!, 'data').then(([data]) => String(data)), once(child, 'exit').then(([code]) => `exited ${code}`)]);
+  expect(first).toBe('locked\n');
   return child;
 }
 
@@ -95,12 +95,16 @@ describe('root lock', () => {
   it('is taken on a full disk, where the PID cannot be written, and a second taker is told it is in use', () => {
     const full = join(root, 'full');
     mountTmpfs(full, '64k');
-    fillUp(full);
-    const release = acquireRootLock(full);
-    expect(flockHolders(lockFile(full))).toEqual([process.pid]);
-    expect(readFileSync(lockFile(full), 'latin1')).toBe('');
-    expect(messageOf(thrownBy(() => acquireRootLock(full)))).toBe(`root ${full} is in use by another berthd (${lockFile(full)})`);
-    release();
-    expect(flockHolders(lockFile(full))).toEqual([]);
+    try {
+      fillUp(full);
+      const release = acquireRootLock(full);
+      expect(flockHolders(lockFile(full))).toEqual([process.pid]);
+      expect(readFileSync(lockFile(full), 'latin1')).toBe('');
+      expect(messageOf(thrownBy(() => acquireRootLock(full)))).toBe(`root ${full} is in use by another berthd (${lockFile(full)})`);
+      release();
+      expect(flockHolders(lockFile(full))).toEqual([]);
+    } finally {
+      unmountTmpfs(full);
+    }
   });
 });
