@@ -6,9 +6,9 @@
 // the answer to the call that discarded the tree instead of between its parts.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { messageOf } from '../errdefs/errors';
+import { removeTree } from '../fs/remove_tree';
 import type { Logger } from '../log/logger';
 
 /** How long a discarded tree waits in the trash before its deletion starts. */
@@ -46,7 +46,7 @@ export class Trash {
     const entry: PendingDeletion = {
       startNow,
       done: started
-        .then(() => rm(target, { recursive: true, force: true }))
+        .then(() => removeTree(target))
         .catch((err: unknown) => this.logger.warn('deleting from the trash failed', { path: target, error: messageOf(err) }))
         .finally(() => this.pending.delete(entry)),
     };
@@ -60,8 +60,16 @@ export class Trash {
     await Promise.all(entries.map((entry) => entry.done));
   }
 
-  /** At start: deletes whatever a killed process left in the trash. */
+  /**
+   * At start: deletes whatever a killed process left in the trash. What cannot be deleted (a file a
+   * privileged container made immutable, a failing disk) is logged and left for the next start: debris
+   * in the trash is no reason for berthd not to serve.
+   */
   async empty(): Promise<void> {
-    await rm(this.dir, { recursive: true, force: true });
+    try {
+      await removeTree(this.dir);
+    } catch (err) {
+      this.logger.warn('emptying the trash failed', { path: this.dir, error: messageOf(err) });
+    }
   }
 }

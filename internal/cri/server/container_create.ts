@@ -6,7 +6,6 @@
 // the process are the active snapshot (key = container ID, labelled io.berth/container=<id>) and the
 // two container dirs (named by the ID); a kill in between leaves them without a row, which the start-up
 // sweep recognises by label / directory name and removes. After it, the container is complete.
-import { rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, normalize } from 'node:path';
 import type { ContainerConfig__Output } from '../../api/gen/runtime/v1/ContainerConfig';
@@ -32,6 +31,7 @@ import { crashPoint } from '../util/crash_points';
 import { generateId, makeContainerName } from '../util/ids';
 import { hookContainer, hookSandbox } from './hook_views';
 import type { CriService } from './service';
+import { removeTreeSync } from '../../fs/remove_tree';
 
 /** Label on a container's active snapshot: names its owner so an orphan is recognisable. */
 export const CONTAINER_SNAPSHOT_LABEL = 'io.berth/container';
@@ -134,8 +134,8 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
       crashPoint('container_create:after_snapshot');
 
       cleanup.push('remove container dirs', () => {
-        rmSync(rootDir, { recursive: true, force: true });
-        rmSync(stateDir, { recursive: true, force: true });
+        removeTreeSync(rootDir);
+        removeTreeSync(stateDir);
       });
       // Undone above even when only one is made. On the thread pool: a mkdir can wait for the
       // disk's journal, and every other call with it (issue 16).

@@ -2,7 +2,7 @@
 // the stores (done by the wiring), reconnect every task to its shim (pods in parallel, a bounded
 // number at once), learn exits that happened meanwhile, finish or undo half-done work, and sweep
 // whatever no record owns.
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isNotFound, messageOf } from '../../errdefs/errors';
 import { NetNS, sweepOrphanNetns } from '../../netns/netns';
@@ -18,6 +18,7 @@ import { monitorSandboxExit } from './task_monitor';
 import { isUnpackKey } from '../../rootfs';
 import type { CriTask } from '../tasks/types';
 import { containerExitRecorded } from './container_stop';
+import { removeTreeSync } from '../../fs/remove_tree';
 
 /**
  * Pods reconnected at once. Each pod's sandbox and containers go together (they share a shim
@@ -68,8 +69,8 @@ async function undoSandbox(svc: CriService, sandbox: Sandbox): Promise<void> {
     if (existsSync(m.netnsPath)) NetNS.load(m.netnsPath).remove();
   }
   await ignoreNotFound(rt.snapshotter.remove(m.snapshotKey));
-  rmSync(m.stateDir, { recursive: true, force: true });
-  rmSync(m.rootDir, { recursive: true, force: true });
+  removeTreeSync(m.stateDir);
+  removeTreeSync(m.rootDir);
   rt.sandboxes.delete(sandbox.id);
   rt.sandboxNames.releaseByKey(sandbox.id);
 }
@@ -94,8 +95,8 @@ async function removeContainerLeftovers(svc: CriService, c: Container): Promise<
   const rt = svc.rt;
   await rt.tasks.cleanupDead(c.id, runtimeOf(svc, c.metadata.runtimeHandler));
   await ignoreNotFound(rt.snapshotter.remove(c.metadata.snapshotKey));
-  rmSync(c.metadata.stateDir, { recursive: true, force: true });
-  rmSync(c.metadata.rootDir, { recursive: true, force: true });
+  removeTreeSync(c.metadata.stateDir);
+  removeTreeSync(c.metadata.rootDir);
   rt.containers.delete(c.id);
   rt.containerNames.releaseByKey(c.id);
 }
@@ -177,7 +178,7 @@ async function sweep(svc: CriService, report: RecoveryReport): Promise<void> {
       for (const name of readdirSync(dir)) {
         if (ids.has(name)) continue;
         if (kind === 'sandboxes') unmountSandboxShm(sandboxPaths(sandboxDirs(svc, name).stateDir).shmPath);
-        rmSync(join(dir, name), { recursive: true, force: true });
+        removeTreeSync(join(dir, name));
         report.swept.push(`${kind} dir ${join(dir, name)}`);
       }
     }

@@ -1,6 +1,5 @@
 // RemovePodSandbox: stops the pod if needed, removes its containers, the pause task, snapshot,
 // directories and record, and frees its name. Removing a pod that is already gone succeeds.
-import { rmSync } from 'node:fs';
 import type { RemovePodSandboxRequest__Output } from '../../api/gen/runtime/v1/RemovePodSandboxRequest';
 import type { RemovePodSandboxResponse } from '../../api/gen/runtime/v1/RemovePodSandboxResponse';
 import { isNotFound } from '../../errdefs/errors';
@@ -10,6 +9,7 @@ import { hookSandbox } from './hook_views';
 import { stopSandbox } from './sandbox_stop';
 import type { CriService } from './service';
 import { crashPoint } from '../util/crash_points';
+import { removeTreeSync } from '../../fs/remove_tree';
 
 export async function removePodSandbox(
   svc: CriService,
@@ -31,8 +31,8 @@ export async function removePodSandbox(
     await rt.snapshotter.remove(sandbox.metadata.snapshotKey).catch((err: unknown) => {
       if (!isNotFound(err)) throw err;
     });
-    rmSync(sandbox.metadata.stateDir, { recursive: true, force: true });
-    rmSync(sandbox.metadata.rootDir, { recursive: true, force: true });
+    removeTreeSync(sandbox.metadata.stateDir);
+    removeTreeSync(sandbox.metadata.rootDir);
     crashPoint('sandbox_remove:before_record_delete');
     rt.sandboxes.delete(sandbox.id);
     rt.sandboxNames.releaseByKey(sandbox.id);

@@ -3,7 +3,6 @@
 // and the pod files, /dev/shm, the pause container's snapshot, spec and shim; once both are done,
 // the pause task (runc create, start), Ready and an exit monitor, as containerd orders them. Each
 // step pushes its undo; any failure unwinds them all.
-import { rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunPodSandboxRequest__Output } from '../../api/gen/runtime/v1/RunPodSandboxRequest';
@@ -29,6 +28,7 @@ import { nowNanos } from '../store/time';
 import { hookSandbox } from './hook_views';
 import type { CriService } from './service';
 import { monitorSandboxExit } from './task_monitor';
+import { removeTreeSync } from '../../fs/remove_tree';
 
 export function sandboxDirs(svc: CriService, id: string): { rootDir: string; stateDir: string } {
   return { rootDir: join(svc.config.root, 'sandboxes', id), stateDir: join(svc.config.state, 'sandboxes', id) };
@@ -104,8 +104,8 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
       cleanup.push('delete sandbox record', () => rt.sandboxes.delete(id));
 
       cleanup.push('remove sandbox dirs', () => {
-        rmSync(rootDir, { recursive: true, force: true });
-        rmSync(stateDir, { recursive: true, force: true });
+        removeTreeSync(rootDir);
+        removeTreeSync(stateDir);
       });
       // Undone above even when only one is made. On the thread pool: a mkdir can wait for the
       // disk's journal, and every other call with it (issue 16).

@@ -1,8 +1,8 @@
 // The overlay snapshotter: each snapshot is <root>/snapshots/<id>/{fs,work}, its record a row of
 // the snapshots table. Creation happens in a temp dir renamed into place inside the row's
 // transaction, so a crash leaves either both or an orphan dir that cleanup() sweeps.
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alreadyExists, failedPrecondition, invalidArgument, kindOf, notFound } from '../../errdefs/errors';
 import type { Logger } from '../../log/logger';
@@ -16,6 +16,7 @@ import type { DiffRebaser, Info, Kind, SnapshotOptions, Snapshotter, Usage } fro
 import { mountsFor, overlayIndexOn, type SnapshotPaths } from './mounts';
 import { infoOf, SnapshotStore, type SnapshotRow } from './store';
 import { diskUsage } from './usage';
+import { removeTree, removeTreeSync } from '../../fs/remove_tree';
 
 export interface OverlayOptions {
   /** State root; snapshots live in <root>/snapshots. */
@@ -173,7 +174,7 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
     for (const name of readdirSync(this.dir)) {
       if (/^\d+$/.test(name) && this.store.hasId(Number(name))) continue;
       this.logger.info('removing orphan snapshot directory', { dir: join(this.dir, name) });
-      await rm(join(this.dir, name), { recursive: true, force: true });
+      await removeTree(join(this.dir, name));
     }
   }
 
@@ -205,7 +206,7 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
       });
     } catch (err) {
       // The commit itself can fail after the rename (SQLITE_FULL): the row is gone, so is its dir.
-      rmSync(placed ?? temp, { recursive: true, force: true });
+      removeTreeSync(placed ?? temp);
       throw err;
     }
   }
@@ -255,5 +256,5 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
 /** Removes what is inside `dir`, keeping `dir` itself; missing is fine. */
 async function emptyDir(dir: string): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  await Promise.all(names.map((n) => rm(join(dir, n), { recursive: true, force: true })));
+  await Promise.all(names.map((n) => removeTree(join(dir, n))));
 }

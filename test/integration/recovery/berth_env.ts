@@ -4,9 +4,10 @@
 // busybox and pause images are imported once through Admin/ImportImage and stay in the root.
 // close() removes what is left through the CRI, stops berthd and removes everything it made.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removeTreeSync } from '../../../internal/fs/remove_tree';
 import { deadline, importTestImages, podDriver, testBerthToml, type PodDriver } from '../../harness/berth_env';
 import { cgroupPids, leafCgroups, removeCgroupParent } from '../../harness/cgroups';
 import { createCniTestEnv, type CniTestEnv } from '../../harness/cni';
@@ -117,7 +118,8 @@ export async function createBerthEnv(opts: EnvOptions = {}): Promise<BerthEnv> {
         }
         cni.cleanup();
         removeCgroupParent(cgroupParent, '/berth-rec-');
-        rmSync(dir, { recursive: true, force: true });
+        // A failed test may leave a tree deeper than a path can name (deep_tree.test.ts).
+        removeTreeSync(dir);
       }
     },
   };

@@ -1,13 +1,34 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DELETE_AFTER_MS, Trash } from '../../../internal/trash/trash';
-import { silentLogger } from '../../../internal/log/logger';
+import { createLogger, silentLogger } from '../../../internal/log/logger';
+import { mount, MS_BIND, MNT_DETACH, umount2 } from '../../../internal/sys/fs';
+import { createFileAt, mkdirAt, openDirAt } from '../../../internal/sys/fsat';
+
+/**
+ * A tree twice as deep as PATH_MAX under `dir` (made if missing), built a directory at a time, as a
+ * container can build one. Node's rm walks by path and fails on it with ENAMETOOLONG.
+ */
+function buildDeepTree(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  let fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+  for (let i = 0; i < 40; i++) {
+    mkdirAt(fd, 'd'.repeat(200), 0o755);
+    const next = openDirAt(fd, 'd'.repeat(200));
+    closeSync(fd);
+    fd = next;
+  }
+  closeSync(createFileAt(fd, 'leaf', 0o644));
+  closeSync(fd);
+}
 
 describe('Trash', () => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'berth-trash-'))));
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  // rm(1) removes trees deeper than PATH_MAX, should a test fail with one left.
+  afterEach(() => execFileSync('rm', ['-rf', dir]));
 
   it('frees the path at once and deletes the tree in the background', async () => {
     const victim = join(dir, 'c1');
@@ -37,5 +58,38 @@ describe('Trash', () => {
     mkdirSync(join(dir, 'trash', 'left-behind'), { recursive: true });
     await trash.empty();
     expect(existsSync(join(dir, 'trash'))).toBe(false);
+  });
+
+  it('deletes a tree deeper than PATH_MAX, discarded or left behind, and logs nothing', async () => {
+    const lines: string[] = [];
+    const trash = new Trash(join(dir, 'trash'), createLogger({ level: 'warn', write: (line) => lines.push(line) }));
+    const victim = join(dir, 'upper');
+    buildDeepTree(victim);
+    trash.discard(victim);
+    await trash.drain();
+    expect(readdirSync(join(dir, 'trash'))).toEqual([]);
+
+    buildDeepTree(join(dir, 'trash', 'left-behind'));
+    await trash.empty();
+    expect(existsSync(join(dir, 'trash'))).toBe(false);
+    expect(lines).toEqual([]);
+  });
+
+  it('empty() logs what it cannot delete and leaves it, instead of failing', async () => {
+    const lines: string[] = [];
+    const trash = new Trash(join(dir, 'trash'), createLogger({ level: 'warn', write: (line) => lines.push(line) }));
+    // A mount point cannot be removed (EBUSY), as a file a privileged container made immutable cannot.
+    const busy = join(dir, 'trash', 'left-behind', 'busy');
+    mkdirSync(busy, { recursive: true });
+    mount(busy, busy, '', MS_BIND);
+    try {
+      await expect(trash.empty()).resolves.toBeUndefined();
+      expect(existsSync(busy)).toBe(true);
+    } finally {
+      umount2(busy, MNT_DETACH);
+    }
+    expect(lines.map((line) => JSON.parse(line) as { msg: string; path: string })).toEqual([
+      expect.objectContaining({ msg: 'emptying the trash failed', path: join(dir, 'trash') }),
+    ]);
   });
 });
