@@ -12,7 +12,7 @@ import type { ContainerConfig__Output } from '../../api/gen/runtime/v1/Container
 import type { CreateContainerRequest__Output } from '../../api/gen/runtime/v1/CreateContainerRequest';
 import type { CreateContainerResponse } from '../../api/gen/runtime/v1/CreateContainerResponse';
 import type { PodSandboxConfig__Output } from '../../api/gen/runtime/v1/PodSandboxConfig';
-import { failedPrecondition, invalidArgument, messageOf, wrap } from '../../errdefs/errors';
+import { failedPrecondition, invalidArgument, messageOf, notFound, wrap } from '../../errdefs/errors';
 import { seedImageVolumes } from '../image_volumes';
 import { buildContainerSpec } from '../opts/container_spec';
 import { fromCriMount, imageVolumeMounts } from '../opts/mounts';
@@ -25,6 +25,7 @@ import { sandboxPaths } from '../sandbox_files';
 import { localImage } from '../sandbox_image';
 import { snapshotGcGate } from '../snapshot_gc';
 import { containerState, type Container } from '../store/container';
+import type { Sandbox } from '../store/sandbox';
 import { nowNanos } from '../store/time';
 import { CleanupStack } from '../util/cleanup';
 import { crashPoint } from '../util/crash_points';
@@ -88,6 +89,16 @@ export function validateTargetContainer(svc: CriService, sandboxId: string, conf
   return target;
 }
 
+/**
+ * A container joins its pod's namespaces through the pause process: none once the pod is NotReady
+ * (stopped, or its pause exited). containerd fails the same way, finding no sandbox task.
+ */
+function assertSandboxRunning(sandbox: Sandbox): void {
+  if (sandbox.status.state !== 'ready' || sandbox.status.pid === 0) {
+    throw notFound(`failed to get sandbox container task: no running task found: task ${sandbox.id} not found`);
+  }
+}
+
 export async function createContainer(svc: CriService, req: CreateContainerRequest__Output): Promise<CreateContainerResponse> {
   const rt = svc.rt;
   const sandbox = rt.sandboxes.get(req.pod_sandbox_id);
@@ -95,9 +106,7 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
   const sandboxConfig: PodSandboxConfig__Output = req.sandbox_config ?? sandbox.metadata.config;
   validateContainerConfig(req.config, sandboxConfig);
   const config = req.config!;
-  if (sandbox.status.pid === 0) {
-    throw failedPrecondition(`sandbox ${sandbox.id} has no pause process: its containers cannot join its namespaces`);
-  }
+  assertSandboxRunning(sandbox);
   const sandboxPid = sandbox.status.pid;
   const id = generateId();
   const name = makeContainerName(config.metadata!, sandboxConfig.metadata ?? sandbox.metadata.config.metadata!);
@@ -166,26 +175,31 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
       await seedImageVolumes(rootfs, imageVolumeMounts(imageConfig, (config.mounts ?? []).map(fromCriMount), volumesDir));
 
       crashPoint('container_create:before_persist');
-      // The commit point: metadata, spec and status in one transaction.
-      const container = rt.containers.add(
-        {
-          id,
-          name,
-          sandboxId: sandbox.id,
-          config,
-          imageRef,
-          imageId: image.id,
-          logPath,
-          snapshotKey: id,
-          stateDir,
-          rootDir,
-          stopSignal: containerStopSignal(config, imageConfig.StopSignal),
-          runtimeHandler: runtime.handler,
-          runtimeType: runtime.config.runtime_type,
-        },
-        spec,
-        { pid: 0, createdAt: nowNanos(), startedAt: '0', finishedAt: '0', exitCode: 0, reason: '', message: '', unknown: false },
-      );
+      // The commit point: metadata, spec and status in one transaction, under the pod's lock and with
+      // the pod checked again. StopPodSandbox marks the pod NotReady under that lock, so once it has,
+      // no container joins the pod, and RemovePodSandbox, which stops first, finds every container.
+      const container = await rt.locks.run(sandbox.id, async () => {
+        assertSandboxRunning(rt.sandboxes.get(sandbox.id));
+        return rt.containers.add(
+          {
+            id,
+            name,
+            sandboxId: sandbox.id,
+            config,
+            imageRef,
+            imageId: image.id,
+            logPath,
+            snapshotKey: id,
+            stateDir,
+            rootDir,
+            stopSignal: containerStopSignal(config, imageConfig.StopSignal),
+            runtimeHandler: runtime.handler,
+            runtimeType: runtime.config.runtime_type,
+          },
+          spec,
+          { pid: 0, createdAt: nowNanos(), startedAt: '0', finishedAt: '0', exitCode: 0, reason: '', message: '', unknown: false },
+        );
+      });
       cleanup.dismiss();
       log.info('container created', { image: imageRef, logPath });
       rt.events.publish({ containerId: id, sandboxId: sandbox.id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNanos() });

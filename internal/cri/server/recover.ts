@@ -87,7 +87,7 @@ async function recoverSandbox(svc: CriService, sandbox: Sandbox, report: Recover
     // containerd's loadSandbox: a pause that died while berthd was down is NotReady before serving.
     if (task.exitedBeforeReconnect) await recorded;
   } else if (sandbox.status.state === 'ready') {
-    svc.rt.sandboxes.updateStatus(sandbox.id, (s) => ({ ...s, state: 'notready', exitStatus: 255, exitedAt: nowNanos() }));
+    svc.rt.sandboxes.updateStatus(sandbox.id, (s) => ({ ...s, state: 'notready', pid: 0, exitStatus: 255, exitedAt: nowNanos() }));
   }
 }
 

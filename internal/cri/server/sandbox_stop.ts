@@ -46,7 +46,7 @@ export async function stopSandbox(svc: CriService, sandbox: Sandbox): Promise<vo
       recordSandboxExit(svc, sandbox.id, exit);
       await task.delete();
     } else if (sandbox.status.state !== 'notready') {
-      rt.sandboxes.updateStatus(sandbox.id, (s) => ({ ...s, state: 'notready', exitedAt: s.exitedAt === '0' ? nowNanos() : s.exitedAt }));
+      rt.sandboxes.updateStatus(sandbox.id, (s) => ({ ...s, state: 'notready', pid: 0, exitedAt: s.exitedAt === '0' ? nowNanos() : s.exitedAt }));
     }
 
     unmountSandboxShm(sandboxPaths(sandbox.metadata.stateDir).shmPath);

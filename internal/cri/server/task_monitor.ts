@@ -21,6 +21,8 @@ export function recordSandboxExit(svc: CriService, sandboxId: string, exit: Task
   svc.rt.sandboxes.updateStatus(sandboxId, (s) => ({
     ...s,
     state: 'notready',
+    // As containerd's handleSandboxExit: no pause process to join or to show in the verbose status.
+    pid: 0,
     exitStatus: exit.exitStatus,
     exitedAt: dateToNanos(exit.exitedAt),
   }));

@@ -1,6 +1,6 @@
 // Concurrency against a real berthd: racing creates with one name, racing Start/Stop/Remove of one
-// container, and many pods started at once. Each ends in one definite state, and the host is clean
-// once everything is removed.
+// container, creates racing the removal of their pod, and many pods started at once. Each ends in one
+// definite state, and the host is clean once everything is removed.
 import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { callError } from '../../harness/cri_client';
 import { createBerthEnv, deadline, SLEEPER, type BerthEnv } from '../recovery/berth_env';
@@ -126,5 +126,48 @@ describe('concurrent CRI calls', () => {
     expect(shimsOf(env.daemon.socket)).toEqual([]);
     expect(env.cni.allocatedIPs()).toEqual([]);
     expect(env.cni.bridgePorts()).toEqual([]);
+  });
+
+  it('a stopped pod takes no new container: NOT_FOUND, as containerd finds no sandbox task, and nothing left', async () => {
+    const { podId, config: pod } = await env.runPod('stopped');
+    const before = dbRows(env.daemon.root).snapshots.length;
+    await env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline());
+    const verbose = await env.client.runtime.PodSandboxStatus({ pod_sandbox_id: podId, verbose: true });
+    expect(verbose.status!.state).toBe('SANDBOX_NOTREADY');
+    // No pause process any more: the verbose pid is 0, as containerd's handleSandboxExit leaves it.
+    expect((JSON.parse(verbose.info.info!) as { pid: number }).pid).toBe(0);
+
+    const err = await callError(
+      env.client.runtime.CreateContainer({ pod_sandbox_id: podId, config: env.containerConfig(pod, 'late', SLEEPER), sandbox_config: pod }, deadline()),
+    );
+    expect({ code: GrpcStatus[err.code], details: err.details }).toEqual({
+      code: 'NOT_FOUND',
+      details: `failed to get sandbox container task: no running task found: task ${podId} not found`,
+    });
+    expect((await env.client.runtime.ListContainers({ filter: { pod_sandbox_id: podId } })).containers).toEqual([]);
+    expect(dbRows(env.daemon.root).snapshots).toHaveLength(before);
+    await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
+    expect(leaks(env.host())).toEqual([]);
+  });
+
+  it('creates racing RemovePodSandbox: once it answers OK, none of their containers is left', async () => {
+    for (let round = 0; round < 3; round++) {
+      const { podId, config: pod } = await env.runPod(`removed-${round}`);
+      const creates: Promise<string>[] = [];
+      let removed = false;
+      const removal = env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline()).finally(() => (removed = true));
+      // Creates keep arriving for as long as the removal runs, so some land in each of its phases.
+      for (let i = 0; !removed && i < 300; i++) {
+        creates.push(
+          outcome(env.client.runtime.CreateContainer({ pod_sandbox_id: podId, config: env.containerConfig(pod, `c${i}`, SLEEPER), sandbox_config: pod }, deadline())),
+        );
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      await removal;
+      for (const code of await Promise.all(creates)) expect(['OK', 'NOT_FOUND']).toContain(code);
+      expect((await env.client.runtime.ListContainers({})).containers.filter((c) => c.pod_sandbox_id === podId)).toEqual([]);
+      expect(dbRows(env.daemon.root).snapshots.filter((s) => s.kind === 'active')).toEqual([]);
+      expect(leaks(env.host())).toEqual([]);
+    }
   });
 });
