@@ -2,6 +2,7 @@
 // no terminal) and answers its stdout, stderr (each capped at 16 MiB, as containerd caps them) and
 // exit code. With a timeout the process is killed when it runs over and the call fails with
 // DeadlineExceeded, which kubelet's probes read as a probe timeout.
+import type { ServerUnaryCall } from '@grpc/grpc-js';
 import type { Readable } from 'node:stream';
 import type { ExecSyncRequest__Output } from '../../api/gen/runtime/v1/ExecSyncRequest';
 import type { ExecSyncResponse } from '../../api/gen/runtime/v1/ExecSyncResponse';
@@ -46,13 +47,19 @@ function capture(stream: Readable | undefined): CappedBuffer {
 /** How long the exit of a container whose exec failed may take to be reported by its shim. */
 const EXIT_NOTICE_MS = 1_000;
 
-export async function execSync(svc: CriService, req: ExecSyncRequest__Output): Promise<ExecSyncResponse> {
+/** The gRPC call, for its end: a client that cancels or runs out of its deadline ends the command. */
+type CallEnd = Pick<ServerUnaryCall<ExecSyncRequest__Output, ExecSyncResponse>, 'once' | 'cancelled'>;
+
+export async function execSync(svc: CriService, req: ExecSyncRequest__Output, call: CallEnd): Promise<ExecSyncResponse> {
   if (req.cmd.length === 0) throw invalidArgument(`exec in container ${req.container_id}: cmd is required`);
   const { container, task } = runningTask(svc.rt, req.container_id);
   const { id } = container;
   const timeoutSec = Math.max(0, Number(req.timeout) || 0);
   const { execId, dir, fifoId, process } = execSetup(container, req.cmd, false);
   const io = TaskIO.create(dir, fifoId, { stdout: true, stderr: true, sharedDir: true });
+  const callEnded = new AbortController();
+  if (call.cancelled) callEnded.abort();
+  else call.once('cancelled', () => callEnded.abort());
   try {
     const stdout = capture(io.stdout);
     const stderr = capture(io.stderr);
@@ -61,9 +68,16 @@ export async function execSync(svc: CriService, req: ExecSyncRequest__Output): P
       // The task layer kills the process when it runs over (the clock starts once it started).
       exit = await task.exec(
         { execId, process, stdio: io.paths },
-        { onStarted: () => io.releaseKeepers(), timeoutMs: timeoutSec > 0 ? timeoutSec * 1000 : undefined, outputDone: io.done() },
+        {
+          onStarted: () => io.releaseKeepers(),
+          timeoutMs: timeoutSec > 0 ? timeoutSec * 1000 : undefined,
+          signal: callEnded.signal,
+          outputDone: io.done(),
+        },
       );
     } catch (err) {
+      // Nobody waits for an answer any more; the command was killed and waited for.
+      if (kindOf(err) === 'Canceled') throw err;
       if (kindOf(err) === 'DeadlineExceeded') {
         throw deadlineExceeded(`exec ${JSON.stringify(req.cmd[0])} in container ${id}: timeout ${timeoutSec}s exceeded`, err);
       }

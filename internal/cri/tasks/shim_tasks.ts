@@ -2,7 +2,7 @@
 // Wait is subscribed right after Create, before Start (seed 000), so no exit is ever missed.
 import { randomBytes } from 'node:crypto';
 import type { Options } from '../../api/gen/containerd/runc/v1/Options';
-import { deadlineExceeded, failedPrecondition, isNotFound, messageOf } from '../../errdefs/errors';
+import { canceled, deadlineExceeded, failedPrecondition, isNotFound, messageOf } from '../../errdefs/errors';
 import type { Logger } from '../../log/logger';
 import type { Mount } from '../../mount/types';
 import type { Spec } from '../../oci/spec';
@@ -10,6 +10,7 @@ import type { ExecProcess as ShimExec, ExitStatus, Task } from '../../runtime/v2
 import type { RuntimeV2 } from '../../runtime/v2/runtime';
 import { Bundle } from '../../runtime/v2/bundle';
 import { CRI_NAMESPACE, type ResolvedRuntime } from '../runtime_handler';
+import { afterMs } from '../util/after_ms';
 import { DEFAULT_RUNC_ROOT, removeUnfinishedCreate } from './unfinished_create';
 import type { CriTask, TaskExecOptions, ExecProcess, NewTask, TaskExit, TaskService } from './types';
 
@@ -86,15 +87,27 @@ class ShimTask implements CriTask {
         throw err;
       });
       opts.onStarted?.();
-      if (opts.timeoutMs === undefined || opts.timeoutMs <= 0) return toExit(await exited);
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), opts.timeoutMs)));
-      const first = await Promise.race([exited, timedOut]);
-      clearTimeout(timer);
-      if (first !== 'timeout') return toExit(first);
+      const { timeoutMs, signal } = opts;
+      if ((timeoutMs === undefined || timeoutMs <= 0) && signal === undefined) return toExit(await exited);
+      // Whichever comes first: the exit, the timeout, or the caller going away (containerd kills the
+      // exec when the request's context ends, for either reason).
+      let cancelTimer = () => {};
+      let onAbort = () => {};
+      const cutShort = new Promise<'timeout' | 'canceled'>((resolve) => {
+        if (timeoutMs !== undefined && timeoutMs > 0) cancelTimer = afterMs(timeoutMs, () => resolve('timeout'));
+        onAbort = () => resolve('canceled');
+        if (signal?.aborted) onAbort();
+        else signal?.addEventListener('abort', onAbort, { once: true });
+      });
+      const first = await Promise.race([exited, cutShort]);
+      cancelTimer();
+      signal?.removeEventListener('abort', onAbort);
+      if (first !== 'timeout' && first !== 'canceled') return toExit(first);
       await shimExec.kill(SIGKILL).catch(() => undefined);
       await exited.catch(() => undefined);
-      throw deadlineExceeded(`timeout ${opts.timeoutMs}ms exceeded running ${JSON.stringify(proc.process.args ?? [])} in ${this.id}`);
+      const what = `running ${JSON.stringify(proc.process.args ?? [])} in ${this.id}`;
+      if (first === 'canceled') throw canceled(`the caller went away ${what}`);
+      throw deadlineExceeded(`timeout ${timeoutMs}ms exceeded ${what}`);
     } finally {
       this.execs.delete(proc.execId);
       // The process has exited (or was killed and waited for). Removing it from the shim waits for

@@ -57,6 +57,8 @@ export interface CriTask {
 export interface TaskExecOptions {
   onStarted?: () => void;
   timeoutMs?: number;
+  /** The caller has gone (a client cancelled or ran out of its deadline): the process is killed. */
+  signal?: AbortSignal;
   /**
    * Settles once the caller has read the process's output to its end or given up on it. Until
    * then the process stays in its shim: the shim's Delete closes the output FIFOs 2 s after it
