@@ -33,6 +33,11 @@ export interface ApplyResult {
    * should take their attributes from its parents, as it would have found them there.
    */
   impliedDirs: string[];
+  /**
+   * In "overlay" mode, the hard links (entry names) whose target is not in this layer, left
+   * unwritten: the target may be in a lower layer, so the layer must be applied on its parents.
+   */
+  linksOutside: string[];
 }
 
 // The entries are written with synchronous calls; after this long, give the event loop a turn
@@ -49,6 +54,7 @@ export async function applyLayer(target: string, source: AsyncIterable<Buffer | 
   let size = 0;
   let writer: EntryWriter | undefined;
   let impliedDirs: string[];
+  let linksOutside: string[];
   try {
     writer = new EntryWriter(target, { whiteouts: opts.whiteouts ?? 'overlay', maxRememberedPaths: opts.maxRememberedPaths });
     const parser = new TarParser(writer);
@@ -68,6 +74,7 @@ export async function applyLayer(target: string, source: AsyncIterable<Buffer | 
     }
     parser.end();
     impliedDirs = writer.finish();
+    linksOutside = writer.linksOutside;
   } catch (err) {
     stream.destroy();
     if (err instanceof BerthError) throw err;
@@ -79,5 +86,5 @@ export async function applyLayer(target: string, source: AsyncIterable<Buffer | 
   if (opts.expectedDiffID !== undefined && opts.expectedDiffID !== diffID) {
     throw invalidArgument(`layer diffID mismatch in ${target}: expected ${opts.expectedDiffID}, got ${diffID}`);
   }
-  return { diffID, size, compression, impliedDirs };
+  return { diffID, size, compression, impliedDirs, linksOutside };
 }

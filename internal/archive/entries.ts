@@ -135,6 +135,8 @@ export class EntryWriter implements TarSink {
   private readonly created = new CreatedAttrs();
   private open: FileBody | undefined;
   private rootDescribed = false;
+  /** Hard links left unwritten in "overlay" mode: their targets are not in this layer (see finish()). */
+  readonly linksOutside: string[] = [];
 
   constructor(root: string, opts: EntryWriterOptions) {
     this.root = { fd: openSync(root, constants.O_RDONLY | constants.O_DIRECTORY), real: [] };
@@ -215,6 +217,15 @@ export class EntryWriter implements TarSink {
       }
       case 'link': {
         const target = this.hardLinkTarget(header);
+        if (target === undefined) {
+          // A layer extracted on its own may link to a file of a lower layer, which containerd
+          // (applying each layer on its parents) accepts: the caller applies this one on its parents.
+          if (this.whiteouts === 'overlay') {
+            this.linksOutside.push(header.name);
+            return undefined;
+          }
+          throw invalidArgument(`layer entry "${header.name}": hard link target "${header.linkname}" is not in this layer or its parents`);
+        }
         this.replacing(dir, base, () => linkAt(target.dir.fd, target.name, dir.fd, base));
         this.markWritten(real, header.name);
         return undefined; // one inode: the target's owner, mode and times already apply
@@ -296,14 +307,15 @@ export class EntryWriter implements TarSink {
     return this.dirs.resolve(dirParts, entryName, { create: true, onImplied }) as OpenDir;
   }
 
-  private hardLinkTarget(header: TarHeader): { dir: OpenDir; name: string } {
+  /** Where a hard link's target is; undefined when there is nothing at its name. */
+  private hardLinkTarget(header: TarHeader): { dir: OpenDir; name: string } | undefined {
     const what = `layer entry "${header.name}": hard link target`;
     const parts = cleanEntryName(header.linkname, what);
     const name = parts.at(-1);
     if (name === undefined) throw invalidArgument(`${what} "${header.linkname}" names the root`);
     const dir = this.dirs.resolve(parts.slice(0, -1), header.name, { create: false });
     const st = dir === undefined ? undefined : statAt(dir.fd, name);
-    if (dir === undefined || st === undefined) throw invalidArgument(`${what} "${header.linkname}" is not in this layer`);
+    if (dir === undefined || st === undefined) return undefined;
     if (isDirectoryMode(st.mode)) throw invalidArgument(`${what} "${header.linkname}" is a directory`);
     return { dir, name };
   }

@@ -120,16 +120,17 @@ class Unpacker {
         await sn.prepare(key, '');
         pending.add(key);
         const result = await applyInto(sn, key, layer, 'overlay');
-        return { key, impliedDirs: result.impliedDirs };
+        return { key, impliedDirs: result.impliedDirs, linksOutside: result.linksOutside };
       }),
     );
     for (const e of extractions) e.catch(() => (failed = true));
     try {
       for (let i = start; i < this.layers.length; i++) {
-        const { key, impliedDirs } = await (extractions[i - start] as (typeof extractions)[number]);
+        const { key, impliedDirs, linksOutside } = await (extractions[i - start] as (typeof extractions)[number]);
         const chainID = this.chain[i] as string;
         const parent = this.parentOf(i);
         try {
+          if (linksOutside.length > 0) throw new NeedsParent(`hard link "${linksOutside[0]}" has its target outside the layer`);
           await adoptParentAttributes(sn, key, parent, impliedDirs);
         } catch (err) {
           if (!(err instanceof NeedsParent)) throw err;

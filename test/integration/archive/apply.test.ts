@@ -221,6 +221,7 @@ describe('applyLayer', () => {
     expect(lstatSync(target).mtimeMs / 1000).toBe(seconds(T0));
   });
 
+  // In "remove" mode, applied where the layer's parents already are: a target not found is final.
   describe('refuses hostile layers and writes nothing outside the target', () => {
     const hostile: Array<[string, TarEntry[], string]> = [
       ['a ".." that climbs out', [{ name: '../evil', data: 'x' }], '../evil'],
@@ -234,7 +235,7 @@ describe('applyLayer', () => {
       writeFileSync(join(scratch, 'outside'), 'precious');
       const before = readdirSync(scratch).sort();
       const tarball = await buildTar(entries);
-      const err = await applyLayer(target, streamOf(tarball)).catch((e: unknown) => e);
+      const err = await applyLayer(target, streamOf(tarball), { whiteouts: 'remove' }).catch((e: unknown) => e);
       expect(kindOf(err)).toBe('InvalidArgument');
       expect(String(err)).toContain(`"${culprit}"`);
       expect(readdirSync(scratch).sort()).toEqual(before);
@@ -242,6 +243,23 @@ describe('applyLayer', () => {
       expect(existsSync('/evil')).toBe(false);
       expect(lstatSync(join(scratch, 'outside')).nlink).toBe(1);
     });
+  });
+
+  it('extracting a layer on its own, reports hard links whose target is not in it instead of writing them', async () => {
+    // The target may be in a lower layer (containerd, applying on the parents, links to it there).
+    writeFileSync(join(scratch, 'outside'), 'precious');
+    const result = await applyLayer(target, streamOf(await buildTar([
+      { name: 'bin/', type: 'directory' },
+      { name: 'bin/here', data: 'h' },
+      { name: 'bin/b', type: 'link', linkname: 'bin/a' },
+      { name: 'bin/c', type: 'link', linkname: 'bin/here' },
+      { name: 'up', type: 'symlink', linkname: '..' },
+      { name: 'evil', type: 'link', linkname: 'up/outside' },
+    ])));
+    expect(result.linksOutside).toEqual(['bin/b', 'evil']);
+    expect(readdirSync(join(target, 'bin')).sort()).toEqual(['c', 'here']);
+    expect(existsSync(join(target, 'evil'))).toBe(false);
+    expect(lstatSync(join(scratch, 'outside')).nlink).toBe(1);
   });
 
   describe('follows symlinks as containerd (fs.RootPath) does: inside the root, whatever their target', () => {

@@ -248,6 +248,24 @@ describe.each([
       expect(readFileSync(join(root, 'usr/lib/libz.so'), 'utf8')).toBe('z');
     });
   });
+
+  it("hard-links a lower layer's file as applying on the parent would, and refuses a target in neither", async () => {
+    const layers = [
+      await layerOf([{ name: 'bin/', type: 'directory' }, { name: 'bin/a', data: 'busybox', mode: 0o755 }]),
+      await layerOf([{ name: 'bin/b', type: 'link', linkname: 'bin/a' }]),
+    ];
+    const top = await apply(layers);
+    await withTempMount(await sn.view('v', top), async (root) => {
+      expect(readFileSync(join(root, 'bin/b'), 'utf8')).toBe('busybox');
+      expect(lstatSync(join(root, 'bin/b')).ino).toBe(lstatSync(join(root, 'bin/a')).ino);
+    });
+
+    const dangling = [layers[0]!, await layerOf([{ name: 'bin/c', type: 'link', linkname: 'bin/nowhere' }])];
+    const err = await apply(dangling).catch((e: unknown) => e);
+    expect(kindOf(err)).toBe('InvalidArgument');
+    expect(String(err)).toContain('hard link target "bin/nowhere" is not in this layer or its parents');
+    expect((await allSnapshots()).filter((i) => i.kind !== 'committed' && i.name !== 'v')).toEqual([]);
+  });
 });
 
 describe('applyLayers on a disk too full to remove one extract before the others', () => {
