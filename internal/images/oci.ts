@@ -32,7 +32,9 @@ export const MANIFEST_ACCEPT = [
 const descriptorSchema = z.object({
   mediaType: z.string(),
   digest: z.string().regex(/^sha256:[a-f0-9]{64}$/),
-  size: z.number().int().nonnegative(),
+  // containerd's int64 refuses 1e300; here a size past 2^53-1 could not be added up exactly (an
+  // image's size, which kubelet's image GC weighs) and printed 1e300 as ImageStatus size "1".
+  size: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   annotations: z.record(z.string(), z.string()).optional(),
   urls: z.array(z.string()).optional(),
   platform: z

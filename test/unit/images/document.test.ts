@@ -8,7 +8,7 @@ import { LocalContentStore } from '../../../internal/content/local';
 import type { Descriptor } from '../../../internal/content/types';
 import { MAX_CONFIG_BYTES, MAX_MANIFEST_BYTES, readDocument } from '../../../internal/images/document';
 import { kindOf } from '../../../internal/errdefs/errors';
-import { MediaType } from '../../../internal/images/oci';
+import { MediaType, parseManifest } from '../../../internal/images/oci';
 import { resolveImage } from '../../../internal/images/walk';
 
 let root: string;
@@ -93,5 +93,25 @@ describe('image document size limits', () => {
     const claimed = { mediaType: MediaType.ociManifest, digest: sha256Digest(Buffer.from('absent')), size: 1 << 30 };
     const err = await rejection(readDocument(content, claimed, MAX_MANIFEST_BYTES, 'manifest'));
     expect(err.message).toMatch(/manifest is 1073741824 bytes/);
+  });
+});
+
+describe('descriptor sizes', () => {
+  const layer = (size: number) => ({ mediaType: MediaType.ociLayerGzip, digest: `sha256:${'a'.repeat(64)}`, size });
+  const manifest = (size: number) =>
+    Buffer.from(JSON.stringify({ schemaVersion: 2, config: { ...layer(2), mediaType: MediaType.ociConfig }, layers: [layer(size)] }));
+
+  it('takes any size a number holds exactly, and refuses one past 2^53-1 (1e300 printed as "1")', () => {
+    expect(parseManifest('m', manifest(Number.MAX_SAFE_INTEGER)).layers[0]!.size).toBe(Number.MAX_SAFE_INTEGER);
+    for (const size of [1e300, 2 ** 60]) {
+      const err = (() => {
+        try {
+          return parseManifest('m', manifest(size));
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(kindOf(err)).toBe('InvalidArgument');
+    }
   });
 });
