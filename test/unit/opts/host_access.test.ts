@@ -31,6 +31,22 @@ describe('device look-ups', () => {
     }
   });
 
+  it('walks a device directory of up to its bound, counting every level, and refuses a larger one', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'berth-opts-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'dri'));
+      fs.symlinkSync('/dev/null', path.join(dir, 'dri', 'skipped-symlink'));
+      for (let i = 0; i < 5; i++) fs.writeFileSync(path.join(dir, 'dri', `f${i}`), '');
+      // 1 directory + 6 entries in it.
+      expect(devicesAt(dir, '/dev/x', 7)).toEqual([]);
+      const err = thrownBy(() => devicesAt(dir, '/dev/x', 6));
+      expect(kindOf(err)).toBe('InvalidArgument');
+      expect(String(err)).toContain(`device host_path ${JSON.stringify(dir)} holds more than 6 entries`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('lists host devices without pts, fifos or the console', () => {
     const all = hostFromSystem().allDevices();
     expect(all.some((d) => d.path === '/dev/null')).toBe(true);
