@@ -138,7 +138,9 @@ function parseSeccompProfile(json: string, path: string, field: string): LinuxSe
   try {
     parsed = JSON.parse(json);
   } catch (err) {
-    throw invalidArgument(`${field}: seccomp profile ${JSON.stringify(path)} is not JSON: ${(err as Error).message}`, err);
+    // Not V8's message: it quotes the file's first bytes, and the path can name any host file.
+    const at = /at position (\d+)/.exec((err as Error).message)?.[1];
+    throw invalidArgument(`${field}: seccomp profile ${JSON.stringify(path)} is not JSON${at === undefined ? '' : ` (at byte ${at})`}`);
   }
   if (typeof parsed !== 'object' || parsed === null || typeof (parsed as { defaultAction?: unknown }).defaultAction !== 'string') {
     throw invalidArgument(`${field}: seccomp profile ${JSON.stringify(path)} has no defaultAction`);

@@ -391,6 +391,15 @@ describe('buildContainerSpec: security', () => {
     expect(kindOf(err)).toBe('InvalidArgument');
     expect(err.message).toMatch(/\/profiles\/missing.json/);
   });
+
+  it('a Localhost seccomp path naming a file that is not JSON: the error quotes none of it', () => {
+    const host = pinnedHost({ files: { '/etc/shadow': 'root:*:20200:0:99999:7:::\n' } });
+    const cfg = containerConfig({}, { seccomp: { profile_type: 'Localhost', localhost_ref: '/etc/shadow' } });
+    const err = errorOf(() => buildContainerSpec(containerInput({ containerConfig: cfg, host })));
+    expect(kindOf(err)).toBe('InvalidArgument');
+    expect(err.message).toContain('seccomp profile "/etc/shadow" is not JSON');
+    expect(err.message).not.toContain('root');
+  });
 });
 
 describe('buildContainerSpec: annotations', () => {
