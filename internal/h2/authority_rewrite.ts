@@ -28,9 +28,17 @@ const FLAG_PRIORITY = 0x20;
 export const HEADER_TABLE_SIZE = 4096;
 const MAX_FRAME_SIZE = 16384;
 // What one client may make us hold while a frame or header block is incomplete. nghttp2 refuses
-// frames over its SETTINGS_MAX_FRAME_SIZE (16 KiB here) anyway; header blocks it caps at 64 KiB.
+// frames over its SETTINGS_MAX_FRAME_SIZE (16 KiB here) anyway, and header lists over
+// MAX_HEADER_LIST_SIZE (below), which no encoded block much larger than it can stay under.
 const MAX_BUFFERED_FRAME = MAX_FRAME_SIZE + FRAME_HEADER;
-const MAX_HEADER_BLOCK = 1 << 20;
+const MAX_HEADER_BLOCK = 128 * 1024;
+/**
+ * The header list the server takes (Node's SETTINGS_MAX_HEADER_LIST_SIZE), counted as RFC 7541
+ * section 4.1 counts it: name + value + 32 per field. Decoding is where a block grows: a 1-byte
+ * reference to a 4 KiB table entry is 4 KiB of header, and 250 KB of such references, re-encoded
+ * as literals, held berthd's thread for 28 s and ~4 GB.
+ */
+const MAX_HEADER_LIST_SIZE = 65535;
 
 /** An authority nghttp2 accepts: host[:port] characters only. */
 export function isAcceptableAuthority(value: string): boolean {
@@ -204,11 +212,16 @@ export class ClientStreamRewriter {
 
   private reencode(block: { streamId: number; flags: number; priority: Buffer; fragments: Buffer[]; raw: Buffer[] }): Buffer {
     this.decoder.write(Buffer.concat(block.fragments));
-    let failure: Error | undefined;
-    this.decoder.execute((err) => (failure = err ?? undefined));
+    // Without a callback, what cannot be decoded throws here (a callback would only hear of it on
+    // the next tick, after this block went on half decoded).
+    this.decoder.execute();
     const headers: { name: string; value: string; neverIndex: boolean }[] = [];
-    for (let h = this.decoder.read(); h !== null; h = this.decoder.read()) headers.push(h);
-    if (failure) throw failure;
+    let listSize = 0;
+    for (let h = this.decoder.read(); h !== null; h = this.decoder.read()) {
+      listSize += h.name.length + h.value.length + 32;
+      if (listSize > MAX_HEADER_LIST_SIZE) throw new Error(`header list over ${MAX_HEADER_LIST_SIZE} bytes once decoded`);
+      headers.push(h);
+    }
     const bad = headers.filter((h) => h.name === ':authority' && !isAcceptableAuthority(h.value));
     if (bad.length === 0 && !this.rewriting) {
       // A client that sends a valid authority (grpc-js, newer Go clients send "localhost") keeps it

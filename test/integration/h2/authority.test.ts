@@ -151,6 +151,17 @@ describe('ClientStreamRewriter', () => {
   });
 });
 
+/** The continuation bytes of an HPACK integer past its prefix (RFC 7541 section 5.1). */
+function hpackIntTail(rest: number): number[] {
+  const out: number[] = [];
+  while (rest >= 128) {
+    out.push((rest % 128) + 128);
+    rest = Math.floor(rest / 128);
+  }
+  out.push(rest);
+  return out;
+}
+
 describe('ClientStreamRewriter bounds', () => {
   const preface = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
   const frame = (type: number, flags: number, streamId: number, payload: Buffer, declared = payload.length) => {
@@ -161,6 +172,7 @@ describe('ClientStreamRewriter bounds', () => {
     h.writeUInt32BE(streamId, 5);
     return Buffer.concat([h, payload]);
   };
+  const encodeString = (s: string) => Buffer.concat([Buffer.from([s.length < 127 ? s.length : 127, ...(s.length < 127 ? [] : hpackIntTail(s.length - 127))]), Buffer.from(s, 'latin1')]);
   const pathAuthority = encodeLiteralBlock([
     { name: ':method', value: 'POST' },
     { name: ':authority', value: '/x.sock' },
@@ -178,8 +190,25 @@ describe('ClientStreamRewriter bounds', () => {
       thrown = err;
     }
     expect(String(thrown)).toMatch(/header block over/);
-    // Refused at about 1 MiB, long before the 3 MiB sent.
-    expect(fed).toBeLessThan(70);
+    // Refused at 128 KiB, long before the 3 MiB sent.
+    expect(fed).toBeLessThan(10);
+  });
+
+  it('refuses a block of references to one large table entry (an HPACK bomb) before re-encoding it', () => {
+    const r = new ClientStreamRewriter();
+    // Literal with incremental indexing, new name: the 4 KB value goes into the dynamic table (index 62).
+    const pad = Buffer.concat([Buffer.from([0x40]), encodeString('x-pad'), encodeString('a'.repeat(4000))]);
+    r.push(Buffer.concat([preface, frame(1, 4, 1, Buffer.concat([pathAuthority, pad]))]));
+    // 20 one-byte references decode to 80 KB: over the 64 KiB header list the server takes.
+    const bomb = Buffer.concat([pathAuthority, Buffer.alloc(20, 0x80 | 62)]);
+    expect(() => r.push(frame(1, 4, 3, bomb))).toThrow(/header list over 65535 bytes once decoded/);
+  });
+
+  it('refuses a block it cannot decode at once, not a tick later with the block passed on half decoded', () => {
+    const r = new ClientStreamRewriter();
+    r.push(Buffer.concat([preface, frame(1, 4, 1, pathAuthority)]));
+    // An indexed field naming entry 100: past the static table and the (empty) dynamic one.
+    expect(() => r.push(frame(1, 4, 3, Buffer.concat([pathAuthority, Buffer.from([0x80 | 100])])))).toThrow();
   });
 
   it('does not wait for a frame larger than the server accepts once it rewrites', () => {
