@@ -227,9 +227,10 @@ export class StreamingServer {
 
   private onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
     socket.on('error', (err) => this.logger.debug('streaming socket error', { error: err.message }));
+    // Node's HTTP timeouts end with the upgrade: from here on the socket is ours to time out.
+    socket.setTimeout(this.streamIdleTimeoutMs, () => socket.destroy());
     const pending = this.consume(req, (status, message) => writeHttpError(socket, status, message));
     if (!pending) return;
-    socket.setTimeout(this.streamIdleTimeoutMs, () => socket.destroy());
     if (isWebSocketRequest(req)) this.upgradeWebSocket(req, socket, head, pending);
     else if (isSpdyRequest(req)) this.upgradeSpdy(req, socket, head, pending);
     else writeHttpError(socket, 400, `unable to upgrade: unsupported Upgrade "${req.headers.upgrade ?? ''}" (SPDY/3.1 or websocket expected)`);

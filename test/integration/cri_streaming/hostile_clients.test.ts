@@ -2,8 +2,11 @@
 // streaming server, frame by frame: zlib bombs, header floods, stream floods, resets, data on
 // streams nobody reads, clients that never read, oversized and out-of-order WebSocket messages.
 // After each, berthd's memory stayed within a fixed margin (its peak too) and it still serves.
+import { randomBytes } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
 import type { ExecRequest } from '../../../internal/api/gen/runtime/v1/ExecRequest';
 import type { PodSandboxConfig } from '../../../internal/api/gen/runtime/v1/PodSandboxConfig';
+import { fdTargets } from '../../harness/proc_fds';
 import { startContainerSuite, type ContainerSuite } from '../cri_containers/env';
 import { closeSuiteCleanly } from './clean_host';
 import { MEMORY_MARGIN_KIB, expectServing, memoryAround, settledProcessCount, watchExit, within } from './daemon_health';
@@ -237,6 +240,47 @@ describe('hostile streaming clients against a real berthd', () => {
       expect(ws.text(1)).toContain('got hi');
       expect(JSON.parse(ws.text(3))).toEqual({ metadata: {}, status: 'Success' });
       await expectServing(s, id, 'websocket');
+    });
+  });
+  describe('refused upgrades', () => {
+    /** berthd's open sockets (TCP and unix). */
+    const sockets = () => fdTargets(pid).filter((t) => t.startsWith('socket:')).length;
+
+    /** Sends an upgrade with a token nobody issued, keeps its end open, resolves with the response head. */
+    const forgedUpgrade = (url: URL, upgrade: 'websocket' | 'SPDY/3.1') =>
+      new Promise<{ socket: Socket; head: string }>((resolve, reject) => {
+        const socket = connect({ host: url.hostname, port: Number(url.port), allowHalfOpen: true });
+        let head = '';
+        socket.on('data', (chunk: Buffer) => {
+          head += chunk.toString('latin1');
+          if (head.includes('\r\n\r\n')) resolve({ socket, head });
+        });
+        socket.once('error', reject);
+        socket.once('connect', () => {
+          const lines = [`GET /exec/forged${randomBytes(8).toString('hex')} HTTP/1.1`, `Host: ${url.host}`, 'Connection: Upgrade', `Upgrade: ${upgrade}`];
+          if (upgrade === 'websocket') lines.push('Sec-WebSocket-Version: 13', `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`);
+          socket.write(lines.join('\r\n') + '\r\n\r\n');
+        });
+      });
+
+    it('are closed by berthd once answered, though the client keeps its end open (no token needed to hold a descriptor)', async () => {
+      const url = new URL(await execUrl(['true']));
+      const before = sockets();
+      const held: Socket[] = [];
+      try {
+        for (let i = 0; i < 200; i++) {
+          const { socket, head } = await forgedUpgrade(url, i % 2 === 0 ? 'websocket' : 'SPDY/3.1');
+          held.push(socket);
+          expect(head).toMatch(/^HTTP\/1\.1 404 /);
+        }
+        // A guard against hanging, not a timing assert: before the fix the count never came back.
+        await within(s, "berthd to close the refused upgrades' sockets", (async () => {
+          while (sockets() > before) await new Promise((r) => setTimeout(r, 50));
+        })());
+      } finally {
+        for (const socket of held) socket.destroy();
+      }
+      await expectServing(s, id);
     });
   });
 });
