@@ -159,7 +159,13 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       );
       phase('recoveryMs');
       // channelz bookkeeping costs CPU on every call and connection, and nothing here reads it.
-      const grpcServer = createGrpcServer(svc, opts.registry ?? berthHandlers(), { 'grpc.enable_channelz': 0 });
+      const grpcServer = createGrpcServer(svc, opts.registry ?? berthHandlers(), {
+        'grpc.enable_channelz': 0,
+        ...(config.grpc.keepalive_time_ms > 0 && {
+          'grpc.keepalive_time_ms': config.grpc.keepalive_time_ms,
+          'grpc.keepalive_timeout_ms': config.grpc.keepalive_timeout_ms,
+        }),
+      });
       server = grpcServer;
       undo.push(() => {
         grpcServer.forceShutdown();

@@ -107,6 +107,15 @@ const metrics = z.strictObject({
     .default(''),
 });
 
+const grpc = z.strictObject({
+  // How long a CRI connection may go without berthd pinging it; 0 = never. Node's HTTP/2 stops
+  // reading a connection it sent GOAWAY for flooding (rapid reset) without ever closing it, so a gone
+  // client's socket stayed open: the unanswered ping is what closes it. grpc-go's server pings after 2 h.
+  keepalive_time_ms: z.number().int().min(0).default(60_000),
+  // How long berthd waits for the ping's answer before it closes the connection (grpc-go: 20 s).
+  keepalive_timeout_ms: z.number().int().positive().default(20_000),
+});
+
 export const berthConfigSchema = z.strictObject({
   root: absolutePath.default('/var/lib/berth'),
   state: absolutePath.default('/run/berth'),
@@ -116,6 +125,7 @@ export const berthConfigSchema = z.strictObject({
   cni: cni.default({}),
   registry: registry.default({}),
   metrics: metrics.default({}),
+  grpc: grpc.default({}),
 });
 
 export type BerthConfig = z.output<typeof berthConfigSchema>;
