@@ -112,6 +112,33 @@ describe('hostile streaming clients against a real berthd', () => {
       await expectServing(s, id);
     });
 
+    it("port-forward pairs the client resets close their pod connections, though the pod's server keeps them open", async () => {
+      // A pod server that never closes a connection from its side: one `sleep` holds each.
+      await s.client.runtime.ExecSync({ container_id: id, cmd: ['sh', '-c', '(nc -ll -p 9000 -e sleep 3600 </dev/null >/dev/null 2>&1 &)'], timeout: '10' });
+      const listening = ['sh', '-c', 'i=0; while [ $i -lt 100 ]; do netstat -ltn | grep -q ":9000 " && exit 0; sleep 0.1; i=$((i+1)); done; exit 1'];
+      expect((await s.client.runtime.ExecSync({ container_id: id, cmd: listening, timeout: '30' })).exit_code).toBe(0);
+      const { url } = await s.client.runtime.PortForward({ pod_sandbox_id: podId, port: [] });
+      const conn = await RawSpdy.open(url, 'portforward.k8s.io');
+      const sockets = () => fdTargets(pid).filter((t) => t.startsWith('socket:')).length;
+      const poll = async (done: () => boolean) => {
+        while (!done()) await new Promise((r) => setTimeout(r, 50));
+      };
+      const before = sockets();
+      const PAIRS = 50;
+      const resets: Buffer[] = [];
+      for (let i = 0; i < PAIRS; i++) {
+        const [errorId, dataId] = [4 * i + 1, 4 * i + 3];
+        await openStream(conn, errorId, { streamtype: 'error', port: '9000', requestid: `pair${i}` });
+        await openStream(conn, dataId, { streamtype: 'data', port: '9000', requestid: `pair${i}` });
+        resets.push(rstFrame(dataId), rstFrame(errorId));
+      }
+      await within(s, 'a pod connection for every pair', poll(() => sockets() >= before + PAIRS));
+      await conn.write(Buffer.concat(resets));
+      await within(s, "berthd to close the reset pairs' pod connections", poll(() => sockets() <= before));
+      conn.destroy();
+      await expectServing(s, id);
+    });
+
     it('50,000 port-forward streams opened then reset by the client are freed at once', async () => {
       const { url } = await s.client.runtime.PortForward({ pod_sandbox_id: podId, port: [] });
       const conn = await RawSpdy.open(url, 'portforward.k8s.io');

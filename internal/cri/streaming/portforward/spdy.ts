@@ -48,8 +48,14 @@ export function servePortForwardSpdy(
 
   const forward = async (pair: StreamPair, data: SpdyStream, error: SpdyStream) => {
     const port = Number(data.headers['port']);
+    // The client resetting the data stream ends the forward, as the session closing does: the pod's
+    // connection is closed rather than half-closed and left to a pod that may never close it (600
+    // reset pairs held 600 descriptors until the session ended, unseen by the stream limit).
+    const reset = new AbortController();
+    if (data.isAborted) reset.abort();
+    else data.once('reset', () => reset.abort());
     try {
-      await runtime.portForward({ sandboxId, port, stream: data, signal: controller.signal });
+      await runtime.portForward({ sandboxId, port, stream: data, signal: AbortSignal.any([controller.signal, reset.signal]) });
     } catch (err) {
       const msg = `error forwarding port ${port} to pod ${sandboxId}, uid : ${messageOf(err)}`;
       logger.warn('port-forward failed', { sandboxId, port, requestId: pair.requestId, error: messageOf(err) });
