@@ -87,7 +87,10 @@ export class SpdySession extends EventEmitter<SpdySessionEvents> implements Stre
     socket.on('error', (err) => this.logger.debug('spdy socket error', { error: err.message }));
     socket.once('close', () => this.onSocketClosed());
     // The client hung up its side: finish ours once everything queued has been written.
-    socket.once('end', () => void this.enqueue(() => Buffer.alloc(0)).finally(() => socket.end()));
+    // then(f, f), not finally(f): the queued entry rejects when the session closed before it ran,
+    // and finally() would hand that rejection on, unhandled.
+    const endOurs = () => void socket.end();
+    socket.once('end', () => void this.enqueue(() => Buffer.alloc(0)).then(endOurs, endOurs));
     if (head.length > 0) this.onBytes(head);
   }
 
@@ -246,7 +249,8 @@ export class SpdySession extends EventEmitter<SpdySessionEvents> implements Stre
     this.inbound.length = 0;
     this.logger.warn('spdy protocol error; closing the connection', { error: messageOf(err) });
     this.goAway(GoawayStatus.PROTOCOL_ERROR);
-    void this.enqueue(() => Buffer.alloc(0)).finally(() => this.socket.destroy());
+    const destroy = () => void this.socket.destroy();
+    void this.enqueue(() => Buffer.alloc(0)).then(destroy, destroy);
     // A client that does not read never lets the GOAWAY out: cut it regardless.
     setTimeout(() => this.socket.destroy(), CLOSE_GRACE_MS).unref();
   }
