@@ -40,6 +40,27 @@ const MAX_HEADER_BLOCK = 128 * 1024;
  */
 const MAX_HEADER_LIST_SIZE = 65535;
 
+type Decompressor = ReturnType<typeof hpack.decompressor.create>;
+type DecodedHeader = NonNullable<ReturnType<Decompressor['read']>>;
+
+/**
+ * Decodes one complete header block with `decoder` (whose dynamic table it updates). Throws what
+ * cannot be decoded, here rather than a tick later as hpack.js's execute() callback would report it,
+ * and a header list over MAX_HEADER_LIST_SIZE once decoded.
+ */
+export function decodeHeaderBlock(decoder: Decompressor, block: Buffer): DecodedHeader[] {
+  decoder.write(block);
+  decoder.execute();
+  const headers: DecodedHeader[] = [];
+  let listSize = 0;
+  for (let h = decoder.read(); h !== null; h = decoder.read()) {
+    listSize += h.name.length + h.value.length + 32;
+    if (listSize > MAX_HEADER_LIST_SIZE) throw new Error(`header list over ${MAX_HEADER_LIST_SIZE} bytes once decoded`);
+    headers.push(h);
+  }
+  return headers;
+}
+
 /** An authority nghttp2 accepts: host[:port] characters only. */
 export function isAcceptableAuthority(value: string): boolean {
   return /^[A-Za-z0-9\-._~%!$&'()*+,;=:@[\]]*$/.test(value) && !value.includes('/');
@@ -211,17 +232,7 @@ export class ClientStreamRewriter {
   }
 
   private reencode(block: { streamId: number; flags: number; priority: Buffer; fragments: Buffer[]; raw: Buffer[] }): Buffer {
-    this.decoder.write(Buffer.concat(block.fragments));
-    // Without a callback, what cannot be decoded throws here (a callback would only hear of it on
-    // the next tick, after this block went on half decoded).
-    this.decoder.execute();
-    const headers: { name: string; value: string; neverIndex: boolean }[] = [];
-    let listSize = 0;
-    for (let h = this.decoder.read(); h !== null; h = this.decoder.read()) {
-      listSize += h.name.length + h.value.length + 32;
-      if (listSize > MAX_HEADER_LIST_SIZE) throw new Error(`header list over ${MAX_HEADER_LIST_SIZE} bytes once decoded`);
-      headers.push(h);
-    }
+    const headers = decodeHeaderBlock(this.decoder, Buffer.concat(block.fragments));
     const bad = headers.filter((h) => h.name === ':authority' && !isAcceptableAuthority(h.value));
     if (bad.length === 0 && !this.rewriting) {
       // A client that sends a valid authority (grpc-js, newer Go clients send "localhost") keeps it

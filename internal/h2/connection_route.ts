@@ -20,6 +20,7 @@ import type { Socket } from 'node:net';
 import hpack from 'hpack.js';
 import { bridgeConnection } from './connection_bridge';
 import {
+  decodeHeaderBlock,
   FLAG_ACK,
   FLAG_END_HEADERS,
   frame,
@@ -61,13 +62,12 @@ interface Reading {
 
 /** The first header block's :authority, from its HEADERS and CONTINUATION payloads; undefined if it cannot be decoded. */
 function authorityOf(fragments: Buffer[]): string | undefined {
-  const decoder = hpack.decompressor.create({ table: { size: HEADER_TABLE_SIZE } });
-  decoder.write(Buffer.concat(fragments));
-  let failed = false;
-  decoder.execute((err) => (failed = err !== null && err !== undefined));
-  let authority: string | undefined;
-  for (let h = decoder.read(); h !== null; h = decoder.read()) if (h.name === ':authority') authority ??= h.value;
-  return failed ? undefined : authority;
+  try {
+    const headers = decodeHeaderBlock(hpack.decompressor.create({ table: { size: HEADER_TABLE_SIZE } }), Buffer.concat(fragments));
+    return headers.find((h) => h.name === ':authority')?.value;
+  } catch {
+    return undefined; // the bridge refuses it (the server would end the connection as well)
+  }
 }
 
 /**

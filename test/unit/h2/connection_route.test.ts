@@ -147,6 +147,19 @@ describe('routeConnection', () => {
     expect(served.authorities).toEqual(Array(5).fill('localhost'));
   });
 
+  it('does not hand on directly a first block it cannot decode, whatever valid authority it starts with', async () => {
+    const raw = net.connect(served.path);
+    const closed = closedBy(raw);
+    // A valid authority, then an indexed field naming entry 100: past both HPACK tables.
+    const block = Buffer.concat([encodeLiteralBlock([{ name: ':method', value: 'POST' }, { name: ':authority', value: 'localhost' }]), Buffer.from([0x80 | 100])]);
+    raw.write(Buffer.concat([PREFACE, frame(0x4, 0, 0, Buffer.alloc(0)), frame(0x1, 0x4, 1, block)]));
+    await closed;
+    // Bridged, where the rewriter refuses the block and drops the connection.
+    expect(served.routes).toHaveLength(1);
+    expect(served.routes[0]!.routed).not.toBe(served.routes[0]!.accepted);
+    expect(served.authorities).toEqual([]);
+  });
+
   it('bridges a client that pings before its first request, and the ping is answered', async () => {
     const session = connect();
     await new Promise<void>((resolve, reject) => {
