@@ -13,3 +13,8 @@ export function fdTargets(pid: number): string[] {
   }
   return targets;
 }
+
+/** How many sockets (TCP, unix) `pid` has open. */
+export function socketCount(pid: number): number {
+  return fdTargets(pid).filter((target) => target.startsWith('socket:')).length;
+}

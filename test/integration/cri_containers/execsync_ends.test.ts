@@ -3,10 +3,11 @@
 // of `sleep infinity` with no timeout of its own must not leave a process and two FIFOs behind per
 // attempt. And a timeout of any length is a timeout: Node's setTimeout fires at once past 2^31-1 ms,
 // which killed commands given 2,147,484 s or more at once.
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { callError } from '../../harness/cri_client';
 import { cgroupPids, leafCgroups } from '../../harness/cgroups';
+import { fdTargets } from '../../harness/proc_fds';
 import { createBerthEnv, deadline, SLEEPER, type BerthEnv } from '../recovery/berth_env';
 import { until } from '../recovery/probes';
 
@@ -27,18 +28,7 @@ function commandsIn(env: BerthEnv, id: string): string[] {
 }
 
 /** berthd's descriptors on files of container `id` (its log FIFOs, and each running exec's). */
-function fdsOn(env: BerthEnv, id: string): string[] {
-  const dir = `/proc/${env.daemon.pid}/fd`;
-  return readdirSync(dir)
-    .map((fd) => {
-      try {
-        return readlinkSync(`${dir}/${fd}`);
-      } catch {
-        return ''; // closed while we looked
-      }
-    })
-    .filter((target) => target.includes(`/${id}/`));
-}
+const fdsOn = (env: BerthEnv, id: string): string[] => fdTargets(env.daemon.pid).filter((target) => target.includes(`/${id}/`));
 
 describe('ExecSync ends', () => {
   let env: BerthEnv;

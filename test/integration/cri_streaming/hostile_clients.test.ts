@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import type { ExecRequest } from '../../../internal/api/gen/runtime/v1/ExecRequest';
 import type { PodSandboxConfig } from '../../../internal/api/gen/runtime/v1/PodSandboxConfig';
-import { fdTargets } from '../../harness/proc_fds';
+import { socketCount } from '../../harness/proc_fds';
 import { startContainerSuite, type ContainerSuite } from '../cri_containers/env';
 import { closeSuiteCleanly } from './clean_host';
 import { MEMORY_MARGIN_KIB, expectServing, memoryAround, settledProcessCount, watchExit, within } from './daemon_health';
@@ -28,6 +28,11 @@ async function writeUntilStalled(conn: RawSpdy, frames: Iterable<Buffer>): Promi
     written += frame.length;
   }
   return written;
+}
+
+/** Resolves once `done()` (bounded by the caller's within()). */
+async function poll(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, 50));
 }
 
 function* repeat(frame: Buffer, times: number): Generator<Buffer> {
@@ -59,6 +64,9 @@ describe('hostile streaming clients against a real berthd', () => {
 
   const execUrl = async (cmd: string[], extra: Partial<ExecRequest> = {}) =>
     (await s.client.runtime.Exec({ container_id: id, cmd, stdout: true, stderr: !extra.tty, ...extra })).url;
+
+  /** berthd's open sockets (TCP and unix). */
+  const sockets = () => socketCount(pid);
 
   const expectBounded = (m: { before: number; peak: number; after: number }) => {
     expect(m.peak - m.before).toBeLessThan(MEMORY_MARGIN_KIB);
@@ -119,10 +127,6 @@ describe('hostile streaming clients against a real berthd', () => {
       expect((await s.client.runtime.ExecSync({ container_id: id, cmd: listening, timeout: '30' })).exit_code).toBe(0);
       const { url } = await s.client.runtime.PortForward({ pod_sandbox_id: podId, port: [] });
       const conn = await RawSpdy.open(url, 'portforward.k8s.io');
-      const sockets = () => fdTargets(pid).filter((t) => t.startsWith('socket:')).length;
-      const poll = async (done: () => boolean) => {
-        while (!done()) await new Promise((r) => setTimeout(r, 50));
-      };
       const before = sockets();
       const PAIRS = 50;
       const resets: Buffer[] = [];
@@ -270,8 +274,6 @@ describe('hostile streaming clients against a real berthd', () => {
     });
   });
   describe('refused upgrades', () => {
-    /** berthd's open sockets (TCP and unix). */
-    const sockets = () => fdTargets(pid).filter((t) => t.startsWith('socket:')).length;
 
     /** Sends an upgrade with a token nobody issued, keeps its end open, resolves with the response head. */
     const forgedUpgrade = (url: URL, upgrade: 'websocket' | 'SPDY/3.1') =>
@@ -301,9 +303,7 @@ describe('hostile streaming clients against a real berthd', () => {
           expect(head).toMatch(/^HTTP\/1\.1 404 /);
         }
         // A guard against hanging, not a timing assert: before the fix the count never came back.
-        await within(s, "berthd to close the refused upgrades' sockets", (async () => {
-          while (sockets() > before) await new Promise((r) => setTimeout(r, 50));
-        })());
+        await within(s, "berthd to close the refused upgrades' sockets", poll(() => sockets() <= before));
       } finally {
         for (const socket of held) socket.destroy();
       }

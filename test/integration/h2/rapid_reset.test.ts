@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import { frame } from '../../../internal/h2/authority_rewrite';
 import { grpcRequestHeaders, unaryCallBytes } from '../../harness/h2_abuse';
-import { fdTargets } from '../../harness/proc_fds';
+import { socketCount } from '../../harness/proc_fds';
 import { createBerthEnv, type BerthEnv } from '../recovery/berth_env';
 import { until } from '../recovery/probes';
 
@@ -43,7 +43,7 @@ async function floodAndLeave(socket: string, authority: string, resets: number):
 
 describe('rapid reset, then the client leaves', () => {
   let env: BerthEnv;
-  const sockets = () => fdTargets(env.daemon.pid).filter((t) => t.startsWith('socket:')).length;
+  const sockets = () => socketCount(env.daemon.pid);
 
   beforeAll(async () => {
     env = await createBerthEnv({ extraToml: () => '[grpc]\nkeepalive_time_ms = 1000\nkeepalive_timeout_ms = 1000\n' });

@@ -4,31 +4,16 @@
 // start-up empties the trash. Here the container's tree is deleted after RemoveContainer, and deep
 // trees a killed berthd left in its three trash directories are deleted at the next start, which
 // serves.
-import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFileAt, mkdirAt, openDirAt } from '../../../internal/sys/fsat';
+import { buildDeepTree } from '../../harness/deep_tree';
 import { createBerthEnv, type BerthEnv } from './berth_env';
 import { until } from './probes';
 
 jest.setTimeout(300_000);
 
-/** Directory levels of NAME each: 40 x 201 bytes, twice PATH_MAX. */
-const LEVELS = 40;
+/** The container's directory names. */
 const NAME = 'd'.repeat(200);
-
-/** Builds the deep tree under `dir` (made if missing), a directory at a time. */
-function buildDeepTree(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  let fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-  for (let i = 0; i < LEVELS; i++) {
-    mkdirAt(fd, NAME, 0o755);
-    const next = openDirAt(fd, NAME);
-    closeSync(fd);
-    fd = next;
-  }
-  closeSync(createFileAt(fd, 'leaf', 0o644));
-  closeSync(fd);
-}
 
 const entries = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir) : []);
 

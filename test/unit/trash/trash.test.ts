@@ -1,28 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DELETE_AFTER_MS, Trash } from '../../../internal/trash/trash';
 import { createLogger, silentLogger } from '../../../internal/log/logger';
 import { mount, MS_BIND, MNT_DETACH, umount2 } from '../../../internal/sys/fs';
-import { createFileAt, mkdirAt, openDirAt } from '../../../internal/sys/fsat';
-
-/**
- * A tree twice as deep as PATH_MAX under `dir` (made if missing), built a directory at a time, as a
- * container can build one. Node's rm walks by path and fails on it with ENAMETOOLONG.
- */
-function buildDeepTree(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  let fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-  for (let i = 0; i < 40; i++) {
-    mkdirAt(fd, 'd'.repeat(200), 0o755);
-    const next = openDirAt(fd, 'd'.repeat(200));
-    closeSync(fd);
-    fd = next;
-  }
-  closeSync(createFileAt(fd, 'leaf', 0o644));
-  closeSync(fd);
-}
+import { buildDeepTree } from '../../harness/deep_tree';
 
 describe('Trash', () => {
   let dir: string;
