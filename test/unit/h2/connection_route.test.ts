@@ -200,6 +200,45 @@ describe('routeConnection', () => {
     expect(served.routes[0]!.routed).not.toBe(served.routes[0]!.accepted);
   });
 
+  it('decides on a first request sent a byte at a time, acknowledgement and a block in CONTINUATIONs included', async () => {
+    const conn = net.connect(served.path);
+    const trickle = async (bytes: Buffer) => {
+      for (const byte of bytes) await new Promise<void>((resolve, reject) => conn.write(Buffer.of(byte), (err) => (err ? reject(err) : resolve())));
+    };
+    let received = Buffer.alloc(0);
+    const routerPreface = new Promise<void>((resolve) => conn.once('data', () => resolve()));
+    const answered = new Promise<void>((resolve, reject) => {
+      conn.on('error', reject);
+      conn.on('data', (chunk: Buffer) => {
+        received = Buffer.concat([received, chunk]);
+        if (received.includes('hello /trickled')) resolve();
+      });
+    });
+    await trickle(Buffer.concat([PREFACE, frame(4, 0, 0, Buffer.alloc(0))]));
+    await routerPreface;
+    const block = encodeLiteralBlock([
+      { name: ':method', value: 'GET' },
+      { name: ':scheme', value: 'http' },
+      { name: ':path', value: '/trickled' },
+      { name: ':authority', value: 'localhost' },
+      { name: 'x-padding', value: 'p'.repeat(6000) },
+    ]);
+    await trickle(
+      Buffer.concat([
+        frame(4, 0x1, 0, Buffer.alloc(0)), // the acknowledgement of the router's SETTINGS
+        frame(1, 0x1, 1, block.subarray(0, 2500)), // HEADERS, END_STREAM
+        frame(9, 0, 1, block.subarray(2500, 5000)),
+        frame(9, 0x4, 1, block.subarray(5000)), // CONTINUATION, END_HEADERS
+      ]),
+    );
+    await answered;
+    conn.destroy();
+    // Handed on as it connected, the acknowledgement dropped (the server would have ended the connection on it).
+    expect(served.routes).toHaveLength(1);
+    expect(served.routes[0]!.routed).toBe(served.routes[0]!.accepted);
+    expect(served.authorities).toEqual(['localhost']);
+  });
+
   it('closes a connection that is not HTTP/2 with prior knowledge, or says too much before its first request', async () => {
     const http1 = net.connect(served.path);
     const closedHttp1 = closedBy(http1);
