@@ -15,6 +15,7 @@
         "internal/sys/src/malloc.c",
         "internal/sys/src/exit.c",
         "internal/sys/src/du.c",
+        "internal/sys/src/remove.c",
         "internal/sys/src/lock.c"
       ],
       "cflags": ["-Wall", "-Wextra", "-O2", "-D_GNU_SOURCE"]

@@ -90,14 +90,12 @@ export async function buildRuntimeDeps(
     root: new Trash(join(config.root, 'trash'), logger.with({ component: 'trash' })),
     state: new Trash(join(config.state, 'trash'), logger.with({ component: 'trash' })),
   };
+  // What a killed berthd left in the trashes is deleted in the background, serving meanwhile.
+  trash.root.empty();
+  trash.state.empty();
   // The start-up sweeps touch separate directories, so they wait on the disk side by side (3-10 ms
   // of a restart in a row); every one ends before a failure is reported, so none outlives the start.
-  const [swept, snapshotter] = await allEnded([
-    content.sweepIngests(),
-    openSnapshotter(config, db, logger),
-    trash.root.empty(),
-    trash.state.empty(),
-  ] as const);
+  const [swept, snapshotter] = await allEnded([content.sweepIngests(), openSnapshotter(config, db, logger)] as const);
   if (swept > 0) logger.info('removed stale content ingests', { count: swept });
 
   const images = new ImageService({

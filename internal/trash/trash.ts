@@ -5,7 +5,7 @@
 // (DELETE_AFTER_MS), so its many small file system calls, each a turn of the event loop, come after
 // the answer to the call that discarded the tree instead of between its parts.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { messageOf } from '../errdefs/errors';
 import { removeTree } from '../fs/remove_tree';
@@ -39,10 +39,15 @@ export class Trash {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw err;
     }
+    this.deleteLater(target, DELETE_AFTER_MS);
+  }
+
+  /** Deletes `target` (in the trash) in the background after `delayMs`; drain() waits for it. */
+  private deleteLater(target: string, delayMs: number): void {
     let startNow!: () => void;
     const started = new Promise<void>((resolve) => (startNow = resolve));
     // Unref'd: a process with nothing else to do ends; the tree stays in the trash for the next start.
-    setTimeout(startNow, DELETE_AFTER_MS).unref();
+    setTimeout(startNow, delayMs).unref();
     const entry: PendingDeletion = {
       startNow,
       done: started
@@ -61,15 +66,19 @@ export class Trash {
   }
 
   /**
-   * At start: deletes whatever a killed process left in the trash. What cannot be deleted (a file a
-   * privileged container made immutable, a failing disk) is logged and left for the next start: debris
-   * in the trash is no reason for berthd not to serve.
+   * At start: deletes in the background whatever a killed process left in the trash, so that a
+   * container's million files removed just before a kill do not hold up serving. What cannot be
+   * deleted (a file a privileged container made immutable, a failing disk) is logged and left for
+   * the next start: debris in the trash is no reason for berthd not to serve.
    */
-  async empty(): Promise<void> {
+  empty(): void {
+    let names: string[];
     try {
-      await removeTree(this.dir);
+      names = readdirSync(this.dir);
     } catch (err) {
-      this.logger.warn('emptying the trash failed', { path: this.dir, error: messageOf(err) });
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn('emptying the trash failed', { path: this.dir, error: messageOf(err) });
+      return;
     }
+    for (const name of names) this.deleteLater(join(this.dir, name), 0);
   }
 }

@@ -32,7 +32,7 @@ import { crashPoint } from '../util/crash_points';
 import { generateId, makeContainerName } from '../util/ids';
 import { hookContainer, hookSandbox } from './hook_views';
 import type { CriService } from './service';
-import { removeTreeSync } from '../../fs/remove_tree';
+import { removeTree } from '../../fs/remove_tree';
 
 /** Label on a container's active snapshot: names its owner so an orphan is recognisable. */
 export const CONTAINER_SNAPSHOT_LABEL = 'io.berth/container';
@@ -142,10 +142,7 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
       cleanup.push('remove container snapshot', () => rt.snapshotter.remove(id));
       crashPoint('container_create:after_snapshot');
 
-      cleanup.push('remove container dirs', () => {
-        removeTreeSync(rootDir);
-        removeTreeSync(stateDir);
-      });
+      cleanup.push('remove container dirs', () => Promise.all([removeTree(rootDir), removeTree(stateDir)]));
       // Undone above even when only one is made. On the thread pool: a mkdir can wait for the
       // disk's journal, and every other call with it (issue 16).
       await Promise.all([mkdir(rootDir, { recursive: true, mode: 0o700 }), mkdir(stateDir, { recursive: true, mode: 0o711 })]);

@@ -18,7 +18,7 @@ import { monitorSandboxExit } from './task_monitor';
 import { isUnpackKey } from '../../rootfs';
 import type { CriTask } from '../tasks/types';
 import { containerExitRecorded } from './container_stop';
-import { removeTreeSync } from '../../fs/remove_tree';
+import { removeTree } from '../../fs/remove_tree';
 
 /**
  * Pods reconnected at once. Each pod's sandbox and containers go together (they share a shim
@@ -69,8 +69,7 @@ async function undoSandbox(svc: CriService, sandbox: Sandbox): Promise<void> {
     if (existsSync(m.netnsPath)) NetNS.load(m.netnsPath).remove();
   }
   await ignoreNotFound(rt.snapshotter.remove(m.snapshotKey));
-  removeTreeSync(m.stateDir);
-  removeTreeSync(m.rootDir);
+  await Promise.all([removeTree(m.stateDir), removeTree(m.rootDir)]);
   rt.sandboxes.delete(sandbox.id);
   rt.sandboxNames.releaseByKey(sandbox.id);
 }
@@ -95,8 +94,10 @@ async function removeContainerLeftovers(svc: CriService, c: Container): Promise<
   const rt = svc.rt;
   await rt.tasks.cleanupDead(c.id, runtimeOf(svc, c.metadata.runtimeHandler));
   await ignoreNotFound(rt.snapshotter.remove(c.metadata.snapshotKey));
-  removeTreeSync(c.metadata.stateDir);
-  removeTreeSync(c.metadata.rootDir);
+  // Through the trash, as RemoveContainer: its root dir holds the image volumes, which the container
+  // may have filled with a million files.
+  rt.trash.root.discard(c.metadata.rootDir);
+  rt.trash.state.discard(c.metadata.stateDir);
   rt.containers.delete(c.id);
   rt.containerNames.releaseByKey(c.id);
 }
@@ -172,13 +173,13 @@ async function sweep(svc: CriService, report: RecoveryReport): Promise<void> {
 
   for (const kind of ['sandboxes', 'containers'] as const) {
     const ids = kind === 'sandboxes' ? sandboxIds : containerIds;
-    for (const base of [svc.config.root, svc.config.state]) {
+    for (const [base, trash] of [[svc.config.root, svc.rt.trash.root], [svc.config.state, svc.rt.trash.state]] as const) {
       const dir = join(base, kind);
       if (!existsSync(dir)) continue;
       for (const name of readdirSync(dir)) {
         if (ids.has(name)) continue;
         if (kind === 'sandboxes') unmountSandboxShm(sandboxPaths(sandboxDirs(svc, name).stateDir).shmPath);
-        removeTreeSync(join(dir, name));
+        trash.discard(join(dir, name));
         report.swept.push(`${kind} dir ${join(dir, name)}`);
       }
     }

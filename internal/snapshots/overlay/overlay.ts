@@ -168,13 +168,14 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
   }
 
   async cleanup(): Promise<void> {
-    await this.trash.empty();
+    this.trash.empty();
     // Only <id> directories with a row belong here: creation temp dirs, orphans and anything
-    // else a crash or an older berth left are removed.
+    // else a crash or an older berth left are removed, through the trash (an interrupted unpack of
+    // a layer of a million files must not hold up the start).
     for (const name of readdirSync(this.dir)) {
       if (/^\d+$/.test(name) && this.store.hasId(Number(name))) continue;
       this.logger.info('removing orphan snapshot directory', { dir: join(this.dir, name) });
-      await removeTree(join(this.dir, name));
+      this.trash.discard(join(this.dir, name));
     }
   }
 

@@ -35,6 +35,7 @@ static napi_value init(napi_env env, napi_value exports) {
   if (berth_register_prefault(env, exports) != napi_ok) return NULL;
   if (berth_register_malloc(env, exports) != napi_ok) return NULL;
   if (berth_register_du(env, exports) != napi_ok) return NULL;
+  if (berth_register_remove(env, exports) != napi_ok) return NULL;
   if (berth_register_lock(env, exports) != napi_ok) return NULL;
   if (berth_register_exit(env, exports) != napi_ok) return NULL;
   return exports;

@@ -34,4 +34,27 @@ napi_status berth_register_malloc(napi_env env, napi_value exports);
 napi_status berth_register_lock(napi_env env, napi_value exports);
 /* du.c registers diskUsage: a directory tree's usage, walked on the thread pool. */
 napi_status berth_register_du(napi_env env, napi_value exports);
+/* remove.c registers removeTree: a directory tree removed on the thread pool, in steps. */
+napi_status berth_register_remove(napi_env env, napi_value exports);
+
+/* A directory tree being removed by descriptor (remove.c): `name` under parentfd, which stays the
+ * caller's. */
+#include <dirent.h>
+#include <limits.h>
+struct berth_removal {
+  int parentfd;
+  char name[NAME_MAX + 1];
+  /* The directory being emptied (-1 before the first step) and its listing. */
+  int fd;
+  DIR *dir;
+  long depth;
+};
+void berth_removal_init(struct berth_removal *r, int parentfd, const char *name);
+/* Removes up to about `budget` entries: 1 once the tree is gone, 0 with more left, -1 with errno
+ * set (then berth_removal_abort). */
+int berth_removal_step(struct berth_removal *r, long budget);
+/* Closes what a removal holds open, errno kept. */
+void berth_removal_abort(struct berth_removal *r);
+/* Empties and removes the directory `name` under parentfd in one go; 0, or -1 with errno set. */
+int berth_remove_tree(int parentfd, const char *name);
 #endif

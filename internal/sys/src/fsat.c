@@ -451,69 +451,6 @@ static napi_value js_get_xattr(napi_env env, napi_callback_info info) {
 
 /* --- removal ------------------------------------------------------------------------------ */
 
-/* Empties and removes the directory `name` under parentfd. Iterative, with one directory open at
- * a time: a hostile tree of any depth costs neither stack nor descriptors. It descends into the
- * first non-empty subdirectory, and climbs back through ".." (of a directory it opened itself,
- * with O_NOFOLLOW, so ".." is where it came from) once a directory is empty. */
-static int remove_tree(int parentfd, const char *name) {
-  int fd = openat(parentfd, name, DIR_FLAGS);
-  if (fd < 0) return -1;
-  long depth = 0;
-  for (;;) {
-    int listfd = dup(fd);
-    DIR *dir = listfd < 0 ? NULL : fdopendir(listfd);
-    if (dir == NULL) {
-      int saved = errno;
-      if (listfd >= 0) close(listfd);
-      close(fd);
-      errno = saved;
-      return -1;
-    }
-    rewinddir(dir); /* the dup shares fd's offset, which an earlier pass left at the end */
-    char child[NAME_MAX + 1] = "";
-    int failed = 0;
-    struct dirent *entry;
-    for (errno = 0; (entry = readdir(dir)) != NULL; errno = 0) {
-      const char *n = entry->d_name;
-      if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0) continue;
-      if (unlinkat(fd, n, 0) == 0) continue;
-      if (errno == EISDIR && unlinkat(fd, n, AT_REMOVEDIR) == 0) continue;
-      if (errno == ENOTEMPTY || errno == EEXIST) {
-        snprintf(child, sizeof child, "%s", n);
-        break;
-      }
-      failed = 1;
-      break;
-    }
-    int saved = errno;
-    if (entry == NULL && saved != 0) failed = 1;
-    closedir(dir);
-    if (failed) {
-      close(fd);
-      errno = saved;
-      return -1;
-    }
-    int next;
-    if (child[0] != 0) {
-      next = openat(fd, child, DIR_FLAGS);
-      depth++;
-    } else if (depth == 0) {
-      close(fd);
-      return unlinkat(parentfd, name, AT_REMOVEDIR);
-    } else {
-      next = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      depth--;
-    }
-    saved = errno;
-    close(fd);
-    if (next < 0) {
-      errno = saved;
-      return -1;
-    }
-    fd = next;
-  }
-}
-
 /* removeAt(dirfd, name) -> what was there and is now gone: "missing" (nothing was),
  * "directory" (with all its content), "symlink" or "other". */
 static napi_value js_remove_at(napi_env env, napi_callback_info info) {
@@ -531,7 +468,7 @@ static napi_value js_remove_at(napi_env env, napi_callback_info info) {
     kind = "directory";
     if (unlinkat(dirfd, name, AT_REMOVEDIR) != 0) {
       if (errno != ENOTEMPTY && errno != EEXIST) return berth_throw_errno(env, errno, "unlinkat", name);
-      if (remove_tree(dirfd, name) != 0) return berth_throw_errno(env, errno, "unlinkat", name);
+      if (berth_remove_tree(dirfd, name) != 0) return berth_throw_errno(env, errno, "unlinkat", name);
     }
   } else {
     kind = S_ISLNK(st.st_mode) ? "symlink" : "other";
