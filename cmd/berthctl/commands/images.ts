@@ -1,7 +1,8 @@
 // berthctl images ls|pull|rm|import|export (and crictl's spellings: images, pull, rmi). Listing,
 // pulling and removing are CRI ImageService calls; import and export are berth.admin.v1.
-import { createWriteStream, rmSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Image__Output } from '../../../internal/api/gen/runtime/v1/Image';
 import type { DaemonClient } from '../client';
 import { quick, slow } from '../client_run';
@@ -158,11 +159,41 @@ export async function importImage(c: DaemonClient, file: string, name: string | 
   for (const image of res.images) write(`${image.name}\t${image.id}`);
 }
 
+/**
+ * Where an export writes: a regular file (or a new one) gets the archive in a temporary file beside
+ * it, renamed over it once whole, so a failed export leaves what was there (or nothing) instead of
+ * half an archive; anything else (a device, a FIFO, stdout) is written to as it is and never removed.
+ */
+function exportTarget(outFile: string): { out: NodeJS.WritableStream & { destroy(): void }; commit(): void; abandon(): void } {
+  let existing;
+  try {
+    existing = statSync(outFile); // through a symlink, as `ctr images export` writes through it
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  if (existing && !existing.isFile()) {
+    const out = createWriteStream(outFile);
+    return { out, commit: () => undefined, abandon: () => out.destroy() };
+  }
+  const target = existing ? realpathSync(outFile) : resolve(outFile);
+  const temp = join(dirname(target), `.${basename(target)}.berthctl-${randomBytes(4).toString('hex')}`);
+  const out = createWriteStream(temp, { mode: existing ? existing.mode & 0o7777 : 0o644, flags: 'wx' });
+  return {
+    out,
+    commit: () => renameSync(temp, target),
+    abandon: () => {
+      out.destroy();
+      rmSync(temp, { force: true });
+    },
+  };
+}
+
 /** Writes the image's OCI archive to `outFile` ("-" = stdout). */
 export async function exportImage(c: DaemonClient, image: string, outFile: string): Promise<void> {
   if (outFile === '-' && process.stdout.isTTY) throw new UsageError('refusing to write an archive to a terminal: give --output FILE or redirect');
+  const target = outFile === '-' ? undefined : exportTarget(outFile);
+  const out = target?.out ?? process.stdout;
   const stream = c.adminRaw.ExportImage({ image }, slow());
-  const out = outFile === '-' ? process.stdout : createWriteStream(outFile, { mode: 0o644 });
   try {
     await new Promise<void>((resolveDone, reject) => {
       stream.on('error', reject);
@@ -175,13 +206,13 @@ export async function exportImage(c: DaemonClient, image: string, outFile: strin
       });
       stream.on('end', () => resolveDone());
     });
+    if (target) {
+      await new Promise<void>((r, reject) => target.out.once('error', reject).end(r));
+      target.commit();
+    }
   } catch (err) {
     stream.cancel();
-    if (out !== process.stdout) {
-      out.destroy();
-      rmSync(outFile, { force: true }); // no half archive left to be mistaken for a whole one
-    }
+    target?.abandon();
     throw err;
   }
-  if (out !== process.stdout) await new Promise<void>((r, reject) => out.once('error', reject).end(r));
 }

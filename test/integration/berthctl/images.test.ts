@@ -2,7 +2,8 @@
 // after `make run` (pull, images ls in its forms), export + import taking an image back, rmi, gc of
 // what no image references, du, and the progress bar on a terminal.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -92,6 +93,26 @@ describe('berthctl images', () => {
     expect(absent).toMatchObject({ code: 1, stdout: '' });
     expect(absent.stderr).toMatch(/^berthctl: images export: .*not found \(NOT_FOUND\)\n$/);
     expect(existsSync(missing)).toBe(false);
+  });
+
+  it('a failed export leaves what was at the path: a file as it was, a device node in place', async () => {
+    const precious = join(scratch, 'precious.txt');
+    writeFileSync(precious, 'precious');
+    expect(await run('images', 'export', 'berth.test/absent:1', precious)).toMatchObject({ code: 1, stdout: '' });
+    expect(readFileSync(precious, 'utf8')).toBe('precious');
+    // Copies of /dev/null and /dev/full made here (a typo'd export to /dev/null must not unlink it).
+    const devNull = join(scratch, 'null');
+    const devFull = join(scratch, 'full');
+    execFileSync('mknod', [devNull, 'c', '1', '3']);
+    execFileSync('mknod', [devFull, 'c', '1', '7']);
+    expect(await run('images', 'export', 'berth.test/absent:1', devNull)).toMatchObject({ code: 1 });
+    const full = await run('images', 'export', image, devFull);
+    expect(full).toMatchObject({ code: 1, stderr: expect.stringContaining('ENOSPC') });
+    for (const node of [devNull, devFull]) expect(lstatSync(node).isCharacterDevice()).toBe(true);
+    // A whole export replaces the file, and leaves no temporary file beside it.
+    expect(await run('images', 'export', image, precious)).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(statSync(precious).size).toBeGreaterThan(100_000);
+    expect(readdirSync(scratch).filter((name) => name.includes('berthctl-'))).toEqual([]);
   });
 
   it('gc removes a blob no image references, and reports it', async () => {
