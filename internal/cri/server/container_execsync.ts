@@ -2,7 +2,6 @@
 // no terminal) and answers its stdout, stderr (each capped at 16 MiB, as containerd caps them) and
 // exit code. With a timeout the process is killed when it runs over and the call fails with
 // DeadlineExceeded, which kubelet's probes read as a probe timeout.
-import type { ServerUnaryCall } from '@grpc/grpc-js';
 import type { Readable } from 'node:stream';
 import type { ExecSyncRequest__Output } from '../../api/gen/runtime/v1/ExecSyncRequest';
 import type { ExecSyncResponse } from '../../api/gen/runtime/v1/ExecSyncResponse';
@@ -11,6 +10,7 @@ import { deadlineExceeded, failedPrecondition, invalidArgument, kindOf, messageO
 import type { TaskExit } from '../tasks/types';
 import type { CriService } from './service';
 import { execSetup, runningTask } from '../exec_process';
+import { callSignal, type CallEnd } from '../util/call_signal';
 import { settledWithin } from '../util/settled';
 
 /** containerd's maxStreamSize for ExecSync output. */
@@ -47,9 +47,6 @@ function capture(stream: Readable | undefined): CappedBuffer {
 /** How long the exit of a container whose exec failed may take to be reported by its shim. */
 const EXIT_NOTICE_MS = 1_000;
 
-/** The gRPC call, for its end: a client that cancels or runs out of its deadline ends the command. */
-type CallEnd = Pick<ServerUnaryCall<ExecSyncRequest__Output, ExecSyncResponse>, 'once' | 'cancelled'>;
-
 export async function execSync(svc: CriService, req: ExecSyncRequest__Output, call: CallEnd): Promise<ExecSyncResponse> {
   if (req.cmd.length === 0) throw invalidArgument(`exec in container ${req.container_id}: cmd is required`);
   const { container, task } = runningTask(svc.rt, req.container_id);
@@ -57,9 +54,8 @@ export async function execSync(svc: CriService, req: ExecSyncRequest__Output, ca
   const timeoutSec = Math.max(0, Number(req.timeout) || 0);
   const { execId, dir, fifoId, process } = execSetup(container, req.cmd, false);
   const io = TaskIO.create(dir, fifoId, { stdout: true, stderr: true, sharedDir: true });
-  const callEnded = new AbortController();
-  if (call.cancelled) callEnded.abort();
-  else call.once('cancelled', () => callEnded.abort());
+  // A client that cancels or runs out of its deadline ends the command.
+  const callEnded = callSignal(call);
   try {
     const stdout = capture(io.stdout);
     const stderr = capture(io.stderr);
@@ -71,7 +67,7 @@ export async function execSync(svc: CriService, req: ExecSyncRequest__Output, ca
         {
           onStarted: () => io.releaseKeepers(),
           timeoutMs: timeoutSec > 0 ? timeoutSec * 1000 : undefined,
-          signal: callEnded.signal,
+          signal: callEnded,
           outputDone: io.done(),
         },
       );

@@ -12,6 +12,7 @@ import { metrics, stopwatch } from '../../metrics';
 import { gatedUnpack } from '../snapshot_gc';
 import { forgetImageFsUsage } from './image_fs_info';
 import type { CriService } from './service';
+import { callSignal, type CallEnd } from '../util/call_signal';
 
 /** The CRI's AuthConfig with proto3's empty strings turned into absent fields. */
 export function pullAuth(auth: AuthConfig__Output | null): AuthConfig | undefined {
@@ -26,10 +27,12 @@ export function pullAuth(auth: AuthConfig__Output | null): AuthConfig | undefine
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-export async function pullImage(svc: CriService, req: PullImageRequest__Output): Promise<PullImageResponse> {
+export async function pullImage(svc: CriService, req: PullImageRequest__Output, call: CallEnd): Promise<PullImageResponse> {
   const elapsed = stopwatch();
   try {
-    const { imageRef, bytes } = await pullAndRecord(svc, req);
+    // A client that gives up stops the download, unless another pull of the same image or a
+    // layer it shares waits for it too.
+    const { imageRef, bytes } = await pullAndRecord(svc, req, callSignal(call));
     metrics().imagePull(true, elapsed(), bytes);
     return { image_ref: imageRef };
   } catch (err) {
@@ -38,7 +41,7 @@ export async function pullImage(svc: CriService, req: PullImageRequest__Output):
   }
 }
 
-async function pullAndRecord(svc: CriService, req: PullImageRequest__Output): Promise<{ imageRef: string; bytes: number }> {
+async function pullAndRecord(svc: CriService, req: PullImageRequest__Output, signal: AbortSignal): Promise<{ imageRef: string; bytes: number }> {
   const rt = svc.rt;
   const reference = req.image?.image ?? '';
   const ref = parseReference(reference); // InvalidArgument naming the reference
@@ -51,7 +54,7 @@ async function pullAndRecord(svc: CriService, req: PullImageRequest__Output): Pr
     metrics().imageUnpack(unpacking());
   };
   try {
-    const record = await rt.images.pull(name, { auth: pullAuth(req.auth), unpack });
+    const record = await rt.images.pull(name, { auth: pullAuth(req.auth), unpack, signal });
     // Also record the repo digest, as containerd's CRI does, so the image resolves by
     // "<repository>@<manifest digest>" after a pull by tag.
     const repoDigest = `${repositoryOf(ref)}@${record.target.digest}`;

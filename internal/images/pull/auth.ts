@@ -85,7 +85,7 @@ export class Authorizer {
    * Answers a 401 that `res` brought from a request for `host` (res.url may be where a redirect
    * led). Returns false when there is nothing new to try (the caller then reports the refusal).
    */
-  async answer(host: RegistryHost, res: HttpResponse, scope: string): Promise<boolean> {
+  async answer(host: RegistryHost, res: HttpResponse, scope: string, signal?: AbortSignal): Promise<boolean> {
     const header = res.headers['www-authenticate'];
     const challenge = parseChallenge(Array.isArray(header) ? header[0] : (header ?? ''));
     const origin = res.url.origin;
@@ -96,7 +96,7 @@ export class Authorizer {
       const c = credentials(auth);
       if (c) next = basicHeader(c);
     } else if (challenge?.scheme === 'bearer' && challenge.params.realm) {
-      next = `Bearer ${await this.fetchToken(host, res.url, auth, challenge.params, scope)}`;
+      next = `Bearer ${await this.fetchToken(host, res.url, auth, challenge.params, scope, signal)}`;
     }
     if (!next || next === previous) return false;
     this.byOrigin.set(origin, next);
@@ -110,6 +110,7 @@ export class Authorizer {
     auth: AuthConfig | undefined,
     params: Record<string, string>,
     scope: string,
+    signal: AbortSignal | undefined,
   ): Promise<string> {
     let realm: URL;
     try {
@@ -141,13 +142,14 @@ export class Authorizer {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: Buffer.from(form.toString()),
+          signal,
         },
         host,
       );
     } else {
       if (params.service) realm.searchParams.set('service', params.service);
       realm.searchParams.set('scope', scope);
-      res = await request(realm, { headers: c ? { authorization: basicHeader(c) } : {} }, host);
+      res = await request(realm, { headers: c ? { authorization: basicHeader(c) } : {}, signal }, host);
     }
     if (res.status !== 200) {
       const msg = await registryMessage(res);

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import http, { type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { rootCertificates } from 'node:tls';
-import { BerthError, invalidArgument, unavailable } from '../../errdefs/errors';
+import { BerthError, canceled, invalidArgument, unavailable } from '../../errdefs/errors';
 import { extraCaCerts } from './extra_ca';
 import type { RegistryHost } from './hosts';
 
@@ -33,6 +33,8 @@ export interface RequestOptions {
    * only to the first URL's origin.
    */
   authorize?: (url: URL) => string | undefined;
+  /** Ends the request (and its body) when it aborts: the pull it serves was given up. */
+  signal?: AbortSignal;
 }
 
 const withoutAuthorization = (headers: OutgoingHttpHeaders): OutgoingHttpHeaders =>
@@ -62,11 +64,17 @@ function once(url: URL, opts: RequestOptions, host: RegistryHost | undefined): P
     const mod = url.protocol === 'http:' ? http : https;
     const req = mod.request(
       url,
-      { method: opts.method ?? 'GET', headers: opts.headers, agent: url.protocol === 'https:' ? agentFor(host) : undefined },
+      {
+        method: opts.method ?? 'GET',
+        headers: opts.headers,
+        agent: url.protocol === 'https:' ? agentFor(host) : undefined,
+        signal: opts.signal,
+      },
       resolve,
     );
     req.setTimeout(IDLE_TIMEOUT_MS, () => req.destroy(new Error(`no response for ${IDLE_TIMEOUT_MS / 1000}s`)));
     req.on('error', (err: NodeJS.ErrnoException) => {
+      if (opts.signal?.aborted) return reject(canceled(`request to ${url.host} canceled`, err));
       reject(unavailable(`registry ${url.host} unreachable: ${err.code ?? ''} ${err.message}`.replace(/\s+/g, ' '), err));
     });
     req.end(opts.body);
@@ -87,9 +95,15 @@ export async function request(url: URL, opts: RequestOptions = {}, host?: Regist
     if (![301, 302, 303, 307, 308].includes(status) || !location) {
       return { status, headers: res.headers, body: res, url: current, leftOrigin };
     }
-    res.resume();
+    // Not read: a redirect's body says nothing, and a hostile one need never end (Go's client reads
+    // 2 KiB of it before closing).
+    res.destroy();
     if (hop >= MAX_REDIRECTS) throw unavailable(`registry ${url.host}: too many redirects`);
-    current = new URL(location, current);
+    try {
+      current = new URL(location, current);
+    } catch {
+      throw unavailable(`registry ${url.host}: redirect to an invalid location ${JSON.stringify(location.slice(0, 200))}`);
+    }
     if (current.protocol !== 'http:' && current.protocol !== 'https:') {
       throw unavailable(`registry ${url.host}: redirect to unsupported scheme ${current.protocol}`);
     }

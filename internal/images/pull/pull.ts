@@ -2,7 +2,8 @@
 // fetch the config, then the layers a few at a time straight into the content store with digest
 // checks while the unpack already runs (each layer's extraction waits for its own blob), and only
 // then record the image. Concurrent pulls of one reference share one download; concurrent pulls
-// of different references share blob downloads.
+// of different references share blob downloads. Each is stopped when every caller waiting for it
+// has gone away (SharedTask).
 import type { Descriptor, ContentLease } from '../../content/types';
 import { wrap } from '../../errdefs/errors';
 import { silentLogger } from '../../log/logger';
@@ -16,6 +17,7 @@ import { hostPlatform, resolveImage, selectManifest, type Platform } from '../wa
 import { Authorizer, type AuthConfig } from './auth';
 import { resolveHosts } from './hosts';
 import { RegistryClient } from './registry_client';
+import { SharedTask } from './shared_task';
 
 export interface PullerOptions extends ImageDeps {
   /** containerd's registry config_path: a directory of <domain>/hosts.toml. */
@@ -36,6 +38,8 @@ export interface PullOptions {
    * download succeeded.
    */
   unpack?: UnpackFn;
+  /** The caller went away: its wait ends, and the pull stops unless another caller joined it. */
+  signal?: AbortSignal;
 }
 
 /** The name a pull records: a digest reference drops its tag, as containerd's ParseDockerRef does. */
@@ -44,8 +48,8 @@ export function pullName(ref: Reference): string {
 }
 
 export class Puller {
-  private readonly pulls = new Map<string, Promise<ImageRecord>>();
-  private readonly blobs = new Map<string, Promise<void>>();
+  private readonly pulls = new Map<string, SharedTask<ImageRecord>>();
+  private readonly blobs = new Map<string, SharedTask<void>>();
 
   constructor(private readonly opts: PullerOptions) {}
 
@@ -53,19 +57,22 @@ export class Puller {
   async pull(reference: string, opts: PullOptions = {}): Promise<ImageRecord> {
     const ref = parseReference(reference);
     const name = pullName(ref);
-    const running = this.pulls.get(name);
-    if (running) return running;
-    const p = this.pullOnce(ref, name, opts).finally(() => this.pulls.delete(name));
-    this.pulls.set(name, p);
-    return p;
+    let running = this.pulls.get(name);
+    if (!running || running.abandoned) {
+      const task = new SharedTask((signal) => this.pullOnce(ref, name, opts, signal));
+      void task.result.catch(() => undefined).finally(() => this.pulls.get(name) === task && this.pulls.delete(name));
+      this.pulls.set(name, task);
+      running = task;
+    }
+    return running.join(opts.signal, `pull ${name}`);
   }
 
-  private async pullOnce(ref: Reference, name: string, opts: PullOptions): Promise<ImageRecord> {
+  private async pullOnce(ref: Reference, name: string, opts: PullOptions, signal: AbortSignal): Promise<ImageRecord> {
     const { content, images } = this.opts;
     const log = (this.opts.logger ?? silentLogger).with({ image: name });
     const platform = this.opts.platform ?? hostPlatform();
     const authorizer = new Authorizer(opts.auth, ref.domain);
-    const client = new RegistryClient(resolveHosts(this.opts.configPath, ref.domain), ref.path, authorizer);
+    const client = new RegistryClient(resolveHosts(this.opts.configPath, ref.domain), ref.path, authorizer, signal);
     const lease = content.lease();
     try {
       const root = await client.resolve(objectOf(ref));
@@ -86,8 +93,8 @@ export class Puller {
       checkDocumentSize(`image ${name}: config ${manifest.config.digest}`, manifest.config.size, MAX_CONFIG_BYTES);
       // The config first: its diff IDs let the unpack start while the layers download, each
       // layer's extraction waiting only for its own blob.
-      await this.fetchBlob(client, manifest.config, lease);
-      const layers = this.fetchLayers(client, manifest.layers, lease, opts);
+      await this.fetchBlob(client, manifest.config, lease, signal);
+      const layers = this.fetchLayers(client, manifest.layers, lease, opts, signal);
       const resolved = await resolveImage(content, root.desc, platform, `image ${name}`).catch(async (err: unknown) => {
         await layers.all.catch(() => undefined);
         throw err;
@@ -119,6 +126,7 @@ export class Puller {
     layers: Descriptor[],
     lease: ContentLease,
     opts: PullOptions,
+    signal: AbortSignal,
   ): { each: Promise<void>[]; all: Promise<void> } {
     const settle: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
     const each = layers.map(
@@ -140,7 +148,7 @@ export class Puller {
         }
         const desc = layers[i]!;
         try {
-          await this.fetchBlob(client, desc, lease);
+          await this.fetchBlob(client, desc, lease, signal);
         } catch (err) {
           failure ??= err;
           settle[i]!.reject(err);
@@ -163,18 +171,23 @@ export class Puller {
     return { each, all };
   }
 
-  /** One blob, unless present; a download of the same digest already under way is joined. */
-  private async fetchBlob(client: RegistryClient, desc: Descriptor, lease: ContentLease): Promise<void> {
+  /**
+   * One blob, unless present; a download of the same digest already under way is joined. It stops
+   * (its ingest removed) once every pull waiting for it was given up.
+   */
+  private async fetchBlob(client: RegistryClient, desc: Descriptor, lease: ContentLease, signal: AbortSignal): Promise<void> {
     lease.add(desc.digest);
     if (await this.opts.content.has(desc.digest)) return;
     let running = this.blobs.get(desc.digest);
-    if (!running) {
-      running = (async () => {
-        const res = await client.openBlob(desc);
+    if (!running || running.abandoned) {
+      const task = new SharedTask(async (blobSignal) => {
+        const res = await client.openBlob(desc, blobSignal);
         await this.opts.content.ingest({ digest: desc.digest, size: desc.size }, res.body, lease);
-      })().finally(() => this.blobs.delete(desc.digest));
-      this.blobs.set(desc.digest, running);
+      });
+      void task.result.catch(() => undefined).finally(() => this.blobs.get(desc.digest) === task && this.blobs.delete(desc.digest));
+      this.blobs.set(desc.digest, task);
+      running = task;
     }
-    await running;
+    await running.join(signal, `blob ${desc.digest}`);
   }
 }

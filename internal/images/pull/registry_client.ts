@@ -25,6 +25,8 @@ export class RegistryClient {
     /** Repository path, e.g. "library/busybox". */
     readonly repository: string,
     private readonly authorizer: Authorizer,
+    /** Ends the manifest requests (the pull was given up); each blob download has its own. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   /** Resolves a tag or digest to the manifest (or index) it names, verified by digest. */
@@ -41,17 +43,17 @@ export class RegistryClient {
     return got.data;
   }
 
-  /** Opens a blob; the caller streams (and verifies) `body`. */
-  openBlob(desc: Descriptor): Promise<HttpResponse> {
+  /** Opens a blob; the caller streams (and verifies) `body`, which `signal` ends. */
+  openBlob(desc: Descriptor, signal?: AbortSignal): Promise<HttpResponse> {
     return this.tryHosts('pull', async (host) => {
-      const res = await this.send(host, `blobs/${desc.digest}`, {});
+      const res = await this.send(host, `blobs/${desc.digest}`, {}, signal);
       if (res.status !== 200) throw await this.failure(host, res, `blob ${desc.digest}`);
       return res;
     });
   }
 
   private async getManifest(host: RegistryHost, object: string): Promise<FetchedManifest> {
-    const res = await this.send(host, `manifests/${object}`, { accept: MANIFEST_ACCEPT });
+    const res = await this.send(host, `manifests/${object}`, { accept: MANIFEST_ACCEPT }, this.signal);
     if (res.status !== 200) throw await this.failure(host, res, `manifest ${this.repository}:${object}`);
     const data = await readBody(res, MANIFEST_MAX);
     const digest = sha256Digest(data);
@@ -69,14 +71,14 @@ export class RegistryClient {
   }
 
   /** GET <host>/v2/<repo>/<suffix>, answering one auth challenge. */
-  private async send(host: RegistryHost, suffix: string, headers: Record<string, string>): Promise<HttpResponse> {
+  private async send(host: RegistryHost, suffix: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<HttpResponse> {
     const url = new URL(`${host.scheme}://${host.host}${host.path}/${this.repository}/${suffix}`);
     const scope = `repository:${this.repository}:pull`;
     const authorize = (hop: URL) => this.authorizer.authorization(host, hop);
-    const go = () => request(url, { headers: { ...host.headers, ...headers }, authorize }, host);
+    const go = () => request(url, { headers: { ...host.headers, ...headers }, authorize, signal }, host);
     let res = await go();
-    if (res.status === 401 && (await this.authorizer.answer(host, res, scope))) {
-      res.body.resume();
+    if (res.status === 401 && (await this.authorizer.answer(host, res, scope, signal))) {
+      res.body.destroy(); // not read: a hostile one need never end
       res = await go();
     }
     return res;
@@ -98,6 +100,7 @@ export class RegistryClient {
       try {
         return await fn(host);
       } catch (err) {
+        if (kindOf(err) === 'Canceled') throw err; // given up: no other host either
         if ((RANK[kindOf(err)] ?? 0) >= (RANK[kindOf(worst)] ?? 0) || worst === undefined) worst = err;
       }
     }

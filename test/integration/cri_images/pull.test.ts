@@ -2,7 +2,7 @@
 // hosts.toml in [registry] config_path), through a real berthd: by tag, by digest, the errors a
 // kubelet sees, ImageFsInfo growing, and remove + re-pull.
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chainIDs } from '../../../internal/rootfs';
@@ -10,6 +10,8 @@ import { callError, criClient, type CriClient } from '../../harness/cri_client';
 import { startBerthd, type RunningBerthd } from '../../harness/daemon';
 import { testImages, type TestImagePaths } from '../../harness/images';
 import { pushImage, startRegistry, type RunningRegistry } from '../../harness/registry';
+import { startProxy } from '../images/registry_proxy';
+import { until } from '../recovery/probes';
 import { blobsOnDisk, committedSnapshots } from './env';
 
 jest.setTimeout(180_000);
@@ -95,6 +97,23 @@ describe('CRI PullImage from a registry', () => {
     expect(await client.image.PullImage({ image: { image: `${repo}:1` } })).toEqual({ image_ref: imageId });
     expect((await client.image.ImageStatus({ image: { image: imageId } })).image?.repo_tags).toEqual([`${repo}:1`]);
     expect(committedSnapshots(daemon.root).length).toBeGreaterThan(0);
+  });
+
+  it('a client that gives up stops the download: its connection closed, no ingest left', async () => {
+    // An image this berthd has no blob of (busybox's are all here by now).
+    await pushImage(registry.url, paths.pauseOci, 'berth/pause:1');
+    const proxy = await startProxy({ target: registry.url, stall: (p) => p.includes('/blobs/') });
+    try {
+      const err = await callError(client.image.PullImage({ image: { image: `${proxy.host}/berth/pause:1` } }, { deadline: Date.now() + 3_000 }));
+      expect(err.code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
+      await until('the stalled download to begin', () => proxy.stalled.length > 0);
+      for (const { closed } of proxy.stalled) await closed;
+      const ingestDir = join(daemon.root, 'content', 'ingest');
+      await until('the ingest to be removed', () => readdirSync(ingestDir).length === 0);
+      expect((await client.image.ListImages({})).images.map((i) => i.repo_tags).flat()).not.toContain(`${proxy.host}/berth/pause:1`);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('answers UNAVAILABLE naming the registry when it is down', async () => {

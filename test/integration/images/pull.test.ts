@@ -1,5 +1,6 @@
 // Pulling from a real registry (Debian's docker-registry on loopback), through our own client.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pushBlob, pushImage, pushManifest, readOciArchive, startRegistry, type RunningRegistry } from '../../harness/registry';
@@ -9,6 +10,7 @@ import { kindOf } from '../../../internal/errdefs/errors';
 import type { Descriptor } from '../../../internal/content/types';
 import { imagesEnv, type ImagesEnv } from './env';
 import { startProxy } from './registry_proxy';
+import { until } from '../recovery/probes';
 
 interface Facts {
   manifest: Descriptor;
@@ -196,6 +198,66 @@ describe('pull from a registry', () => {
     expect((err as Error).message).toContain(`digest mismatch: expected ${layer}`);
     expect(env.images.store.list()).toEqual([]);
     expect(env.blobs()).toEqual([]);
+  });
+
+  it('a pull its caller gave up stops its download: connection closed, no ingest left, the next pull whole', async () => {
+    const layer = busybox.layers[0].digest;
+    const proxy = await startProxy({ target: registry.url, stall: (p) => p.endsWith(`/blobs/${layer}`) });
+    extra.push(() => proxy.close());
+    const ref = `${proxy.host}/library/busybox:latest`;
+    const caller = new AbortController();
+    const pulling = env.images.pull(ref, { signal: caller.signal }).catch((e: unknown) => e);
+    await until('the layer download to stall', () => proxy.stalled.length === 1);
+    await until('its ingest to be written', () => env.ingests().length === 1);
+    caller.abort();
+    expect(kindOf(await pulling)).toBe('Canceled');
+    await proxy.stalled[0]!.closed; // the download's connection, closed by berth
+    await until('the ingest to be removed', () => env.ingests().length === 0);
+    expect(env.images.store.list()).toEqual([]);
+
+    const direct = await startProxy({ target: registry.url });
+    extra.push(() => direct.close());
+    expect((await env.images.pull(`${direct.host}/library/busybox:latest`)).configDigest).toBe(busybox.config.digest);
+  });
+
+  it('a pull joined by another caller goes on when one of them gives up', async () => {
+    const layer = busybox.layers[0].digest;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const proxy = await startProxy({ target: registry.url, hold: (p) => (p.endsWith(`/blobs/${layer}`) ? released : undefined) });
+    extra.push(() => proxy.close());
+    const ref = `${proxy.host}/library/busybox:latest`;
+    const leaving = new AbortController();
+    const first = env.images.pull(ref, { signal: leaving.signal }).catch((e: unknown) => e);
+    const second = env.images.pull(ref, { signal: new AbortController().signal });
+    leaving.abort();
+    expect(kindOf(await first)).toBe('Canceled');
+    release();
+    expect((await second).configDigest).toBe(busybox.config.digest);
+    expect(proxy.requests.filter((r) => r.path.endsWith(`/blobs/${layer}`))).toHaveLength(1);
+  });
+
+  it("a redirect's body is not read: an endless one is closed and the pull goes on", async () => {
+    let endlessClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (endlessClosed = resolve));
+    const front = http.createServer((req, res) => {
+      res.writeHead(302, { location: `${registry.url}${req.url ?? '/'}`, 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(64 << 10, 0x61);
+      const pump = () => {
+        while (res.write(chunk));
+      };
+      res.on('drain', pump);
+      res.once('close', () => endlessClosed());
+      pump();
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    extra.push(() => new Promise<void>((resolve) => {
+      front.closeAllConnections();
+      front.close(() => resolve());
+    }));
+    const port = (front.address() as { port: number }).port;
+    expect((await env.images.pull(`127.0.0.1:${port}/library/busybox:latest`)).configDigest).toBe(busybox.config.digest);
+    await closed;
   });
 
   it('concurrent pulls of one image download each blob once', async () => {

@@ -10,6 +10,8 @@ export interface ProxyOptions {
   tamper?: (path: string) => boolean;
   /** Holds back requests whose path this matches until the promise it returns settles. */
   hold?: (path: string) => Promise<void> | undefined;
+  /** Sends the headers and half the body of GETs whose path this matches, then nothing more. */
+  stall?: (path: string) => boolean;
   bearer?: { username: string; password: string; token: string };
   basic?: { username: string; password: string };
 }
@@ -18,6 +20,8 @@ export interface RegistryProxy {
   url: string;
   host: string;
   requests: { method: string; path: string; status: number }[];
+  /** The stalled responses so far; `closed` resolves when the client closed the connection. */
+  stalled: { path: string; closed: Promise<void> }[];
   close(): Promise<void>;
 }
 
@@ -25,6 +29,7 @@ const basicOf = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toSt
 
 export async function startProxy(opts: ProxyOptions): Promise<RegistryProxy> {
   const requests: RegistryProxy['requests'] = [];
+  const stalled: RegistryProxy['stalled'] = [];
   let self = '';
   const released = new WeakSet<http.IncomingMessage>();
   const server = http.createServer((req, res) => {
@@ -70,6 +75,17 @@ export async function startProxy(opts: ProxyOptions): Promise<RegistryProxy> {
     delete headers.host;
     const upstream = http.request(new URL(path, opts.target), { method: req.method, headers }, (up) => {
       requests.push({ method: req.method ?? '', path, status: up.statusCode ?? 0 });
+      if (opts.stall && req.method === 'GET' && opts.stall(path) && up.statusCode === 200) {
+        const parts: Buffer[] = [];
+        up.on('data', (c: Buffer) => parts.push(c));
+        up.on('end', () => {
+          const body = Buffer.concat(parts);
+          res.writeHead(200, up.headers);
+          res.write(body.subarray(0, body.length >> 1));
+          stalled.push({ path, closed: new Promise((resolve) => res.once('close', () => resolve())) });
+        });
+        return;
+      }
       if (opts.tamper && req.method === 'GET' && opts.tamper(path) && up.statusCode === 200) {
         const parts: Buffer[] = [];
         up.on('data', (c: Buffer) => parts.push(c));
@@ -94,6 +110,7 @@ export async function startProxy(opts: ProxyOptions): Promise<RegistryProxy> {
     url: self,
     host: `127.0.0.1:${port}`,
     requests,
+    stalled,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
