@@ -1,8 +1,8 @@
 // Reads an image archive (OCI layout or `docker save`, optionally gzipped) in one pass: blobs go
 // straight into the content store (verified by digest while streamed when their path names it),
 // the small JSON index files are kept in memory.
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { open, statfs, type FileHandle } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
@@ -42,25 +42,56 @@ export async function startsWithGzipMagic(path: string): Promise<boolean> {
   }
 }
 
+/** Filesystems whose "regular files" are the kernel's and may never end or block a read (/proc/kmsg). */
+const PSEUDO_FS = new Set([0x9fa0 /* proc */, 0x62656572 /* sysfs */, 0x64626720 /* debugfs */, 0x74726163 /* tracefs */]);
+
+/**
+ * Opens the archive once, and checks what was opened: a path checked first and opened after could
+ * be swapped for a FIFO in between, whose open would hold a thread of libuv's pool (and with four
+ * such, every fs call berthd makes). O_NONBLOCK: opening a FIFO does not wait for a writer.
+ */
+async function openArchive(archivePath: string): Promise<FileHandle> {
+  let fh: FileHandle;
+  try {
+    fh = await open(archivePath, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`image archive ${archivePath} not found`);
+    throw wrap(err, `open image archive ${archivePath}`);
+  }
+  try {
+    if (!(await fh.stat()).isFile()) throw invalidArgument(`image archive ${archivePath} is not a regular file`);
+    if (PSEUDO_FS.has((await statfs(`/proc/self/fd/${fh.fd}`)).type)) {
+      throw invalidArgument(`image archive ${archivePath} is a kernel file, not an archive`);
+    }
+    return fh;
+  } catch (err) {
+    await fh.close();
+    throw err;
+  }
+}
+
 export async function readArchive(
   archivePath: string,
   content: ManagedContentStore,
   lease: ContentLease,
 ): Promise<ArchiveContents> {
   const out: ArchiveContents = { metadata: new Map(), blobs: new Map(), links: new Map() };
+  const fh = await openArchive(archivePath);
   let gzip: boolean;
   try {
-    gzip = await startsWithGzipMagic(archivePath);
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await fh.read(head, 0, 2, 0);
+    gzip = bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(`image archive ${archivePath} not found`);
-    throw wrap(err, `open image archive ${archivePath}`);
+    await fh.close();
+    throw wrap(err, `read image archive ${archivePath}`);
   }
   // Loaded on first import, not at berthd start: most daemons never import an archive.
   const { extract } = await import('tar-stream');
   const tar = extract();
-  const feed = gzip
-    ? pipeline(createReadStream(archivePath), createGunzip(), tar)
-    : pipeline(createReadStream(archivePath), tar);
+  // The stream closes the handle when it ends, whichever way.
+  const source = createReadStream('', { fd: fh, start: 0 });
+  const feed = gzip ? pipeline(source, createGunzip(), tar) : pipeline(source, tar);
   // Consume entries while the pipeline feeds them; a failure on either side ends both.
   const consume = (async () => {
     for await (const entry of tar) {

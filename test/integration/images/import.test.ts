@@ -1,4 +1,5 @@
 // Importing OCI layout and docker-save archives into a real content store and metadata DB.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,6 +110,20 @@ describe('import image archives', () => {
     const gz = join(dir, 'busybox.tar.gz');
     writeFileSync(gz, gzipSync(readFileSync(paths.busyboxOci)));
     expect((await env.images.import(gz)).map((r) => r.name)).toEqual([BUSYBOX_IMAGE]);
+  });
+
+  it('refuses what is not a regular file once opened, without waiting for a FIFO writer', async () => {
+    // What the admin path check saw may have been swapped since: the file actually opened decides.
+    const fifo = join(dir, 'swapped.tar');
+    execFileSync('mkfifo', [fifo]);
+    const fromFifo = await env.images.import(fifo).catch((e: unknown) => e);
+    expect(kindOf(fromFifo)).toBe('InvalidArgument');
+    expect((fromFifo as Error).message).toContain('not a regular file');
+    // A "regular file" of the kernel's (/proc/kmsg would block a read for ever).
+    const fromProc = await env.images.import('/proc/self/status').catch((e: unknown) => e);
+    expect(kindOf(fromProc)).toBe('InvalidArgument');
+    expect((fromProc as Error).message).toContain('kernel file');
+    expect(await env.images.list()).toEqual([]);
   });
 
   it('a bare org.opencontainers.image.ref.name tag goes on the given name', async () => {
