@@ -163,6 +163,35 @@ export async function collectImageSnapshots(
   }
 }
 
+/** Per snapshotter: a background collection running, and whether another was asked for meanwhile. */
+const soon = new WeakMap<Snapshotter, { again: boolean }>();
+
+/**
+ * Collects unused image snapshots in the background: after a pull or import that failed, whose
+ * layers already committed are named by no image (a gzip bomb's 3 GiB layer under a broken one would
+ * otherwise stay until some RemoveImage). The failing call does not wait for it; calls while one
+ * runs make one more run after it.
+ */
+export function collectImageSnapshotsSoon(sn: Snapshotter, images: ImageService, logger: Logger): void {
+  const running = soon.get(sn);
+  if (running) {
+    running.again = true;
+    return;
+  }
+  const state = { again: false };
+  soon.set(sn, state);
+  const run = (): void => {
+    state.again = false;
+    collectImageSnapshots(sn, images, logger)
+      .catch((err: unknown) => logger.warn('snapshot GC after a failed unpack failed', { error: messageOf(err) }))
+      .finally(() => {
+        if (state.again) run();
+        else soon.delete(sn);
+      });
+  };
+  run();
+}
+
 /**
  * An unpack callback for a pull or an import that protects each image's chains from GC before
  * unpacking it and keeps them protected until `release()`, which the caller runs once the image is

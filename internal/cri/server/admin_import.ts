@@ -9,7 +9,7 @@ import type { ImportImageResponse } from '../../api/gen/berth/admin/v1/ImportIma
 import { invalidArgument, notFound, permissionDenied, wrap } from '../../errdefs/errors';
 import { normalizeReference } from '../../images/reference';
 import { errnoCode } from '../../sys/fs';
-import { gatedUnpack } from '../snapshot_gc';
+import { collectImageSnapshotsSoon, gatedUnpack } from '../snapshot_gc';
 import { forgetImageFsUsage } from './image_fs_info';
 import type { CriService } from './service';
 
@@ -42,12 +42,15 @@ export async function importImage(svc: CriService, req: ImportImageRequest__Outp
   }
   const logger = svc.logger.with({ archive: req.path });
   const gated = gatedUnpack(rt.snapshotter, rt.content, logger);
+  let imported = false;
   try {
     const records = await rt.images.import(req.path, { name, unpack: gated.unpack });
     logger.info('imported images', { images: records.map((r) => r.name) });
+    imported = true;
     return { images: records.map((r) => ({ name: r.name, id: r.configDigest })) };
   } finally {
     gated.release();
+    if (!imported) collectImageSnapshotsSoon(rt.snapshotter, rt.images, svc.logger.with({ component: 'snapshot-gc' }));
     forgetImageFsUsage(rt);
   }
 }

@@ -9,7 +9,7 @@ import type { AuthConfig } from '../../images/pull/auth';
 import { formatReference, parseReference, repositoryOf } from '../../images/reference';
 import { imageSize } from '../../images/walk';
 import { metrics, stopwatch } from '../../metrics';
-import { gatedUnpack } from '../snapshot_gc';
+import { collectImageSnapshotsSoon, gatedUnpack } from '../snapshot_gc';
 import { forgetImageFsUsage } from './image_fs_info';
 import type { CriService } from './service';
 import { callSignal, type CallEnd } from '../util/call_signal';
@@ -53,6 +53,7 @@ async function pullAndRecord(svc: CriService, req: PullImageRequest__Output, sig
     await gated.unpack(image);
     metrics().imageUnpack(unpacking());
   };
+  let pulled = false;
   try {
     const record = await rt.images.pull(name, { auth: pullAuth(req.auth), unpack, signal });
     // Also record the repo digest, as containerd's CRI does, so the image resolves by
@@ -62,9 +63,12 @@ async function pullAndRecord(svc: CriService, req: PullImageRequest__Output, sig
       rt.images.store.put({ name: repoDigest, target: record.target, configDigest: record.configDigest, labels: record.labels });
     }
     logger.info('image pulled', { id: record.configDigest, target: record.target.digest });
+    pulled = true;
     return { imageRef: record.configDigest, bytes: imageSize(await rt.images.resolve(record.configDigest)) };
   } finally {
     gated.release();
+    // The layers it committed before failing are named by no image: not left to the next RemoveImage.
+    if (!pulled) collectImageSnapshotsSoon(rt.snapshotter, rt.images, svc.logger.with({ component: 'snapshot-gc' }));
     forgetImageFsUsage(rt);
   }
 }

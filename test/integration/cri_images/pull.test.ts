@@ -5,11 +5,12 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { chainIDs } from '../../../internal/rootfs';
 import { callError, criClient, type CriClient } from '../../harness/cri_client';
 import { startBerthd, type RunningBerthd } from '../../harness/daemon';
 import { testImages, type TestImagePaths } from '../../harness/images';
-import { pushImage, startRegistry, type RunningRegistry } from '../../harness/registry';
+import { pushImage, readOciArchive, startRegistry, type RunningRegistry } from '../../harness/registry';
 import { startProxy } from '../images/registry_proxy';
 import { until } from '../recovery/probes';
 import { blobsOnDisk, committedSnapshots } from './env';
@@ -111,6 +112,34 @@ describe('CRI PullImage from a registry', () => {
       const ingestDir = join(daemon.root, 'content', 'ingest');
       await until('the ingest to be removed', () => readdirSync(ingestDir).length === 0);
       expect((await client.image.ListImages({})).images.map((i) => i.repo_tags).flat()).not.toContain(`${proxy.host}/berth/pause:1`);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a pull that fails after committing layers leaves none of them', async () => {
+    // The three-layer image: its last layer is held back until the two below it are committed,
+    // then arrives corrupted.
+    await pushImage(registry.url, paths.layers3Oci, 'berth/layers3:1');
+    const { index, blobs } = await readOciArchive(paths.layers3Oci);
+    const manifestDesc = (JSON.parse(index.toString()) as { manifests: { digest: string }[] }).manifests[0]!;
+    const manifest = JSON.parse(blobs.get(manifestDesc.digest)!.toString()) as { config: { digest: string }; layers: { digest: string }[] };
+    const diffIds = (JSON.parse(blobs.get(manifest.config.digest)!.toString()) as { rootfs: { diff_ids: string[] } }).rootfs.diff_ids;
+    const chains = chainIDs(diffIds);
+    const last = manifest.layers[2]!.digest;
+    const before = committedSnapshots(daemon.root);
+    const lowerCommitted = async () => {
+      while (!chains.slice(0, 2).every((chain) => committedSnapshots(daemon.root).includes(chain))) await sleep(50);
+    };
+    const proxy = await startProxy({
+      target: registry.url,
+      hold: (p) => (p.endsWith(`/blobs/${last}`) ? lowerCommitted() : undefined),
+      tamper: (p) => p.endsWith(`/blobs/${last}`),
+    });
+    try {
+      const err = await callError(client.image.PullImage({ image: { image: `${proxy.host}/berth/layers3:1` } }));
+      expect(err.details).toContain('digest mismatch');
+      await until('the committed layers to be collected', () => committedSnapshots(daemon.root).join() === before.join());
     } finally {
       await proxy.close();
     }
