@@ -8,7 +8,7 @@ export interface TreeUsage {
   size: number;
   /** Inodes in the tree, the root included. */
   inodes: number;
-  /** Some directories were too deep to enter (256 levels): their contents are not counted. */
+  /** Directories moved while the walk was below 256 levels: what was left in them is not counted. */
   deeper: boolean;
 }
 

@@ -4,12 +4,16 @@
  * in JavaScript held berthd's thread ~70 ms each time, in 10-17 ms stretches (issue 16).
  * The walk is fd-relative and never follows a symlink (fstatat AT_SYMLINK_NOFOLLOW, openat
  * O_NOFOLLOW|O_DIRECTORY): a container renaming a directory to a symlink mid-walk leads it nowhere
- * outside the tree. It holds one fd per level, so directories below MAX_DEPTH levels are counted but
- * not entered (the answer says so); an entry that vanishes mid-walk is skipped. */
+ * outside the tree. It holds one fd per level down to MAX_DEPTH levels; below that (a container can
+ * hide gigabytes under 300 nested directories) it goes on with one directory open at a time, a stack
+ * of readdir positions on the heap, climbing back through ".." and checking that it came back to the
+ * directory it left (a container moving directories mid-walk ends that part of the walk: the answer
+ * says `deeper`, as when memory runs out). An entry that vanishes mid-walk is skipped. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +92,111 @@ static bool count(struct du_job *job, const struct stat *st) {
   return true;
 }
 
+/* One level of walk_deep's descent: where to go on in the parent, and which directory it is. */
+struct level {
+  long pos;
+  dev_t dev;
+  ino_t ino;
+};
+
+/* Walks the tree of the directory open as `fd` (taken) with one directory open at a time; false
+ * when the walk must stop (job->err set). A climb that does not come back where it went down from
+ * ends the deep walk with job->deeper set. */
+static bool walk_deep(struct du_job *job, int fd) {
+  struct level *stack = NULL;
+  size_t depth = 0, cap = 0;
+  DIR *dir = fdopendir(fd);
+  if (dir == NULL) {
+    job->err = errno;
+    job->call = "fdopendir";
+    close(fd);
+    return false;
+  }
+  bool ok = true;
+  for (;;) {
+    errno = 0;
+    struct dirent *entry = readdir(dir);
+    if (entry == NULL) {
+      if (errno != 0) {
+        job->err = errno;
+        job->call = "readdir";
+        ok = false;
+        break;
+      }
+      if (depth == 0) break;
+      /* Back up to the parent, where this directory's entry was read. */
+      struct level *up = &stack[--depth];
+      int parent = openat(dirfd(dir), "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      closedir(dir);
+      dir = NULL;
+      struct stat pst;
+      if (parent < 0 || fstat(parent, &pst) != 0 || pst.st_dev != up->dev || pst.st_ino != up->ino || (dir = fdopendir(parent)) == NULL) {
+        if (parent >= 0 && dir == NULL) close(parent);
+        job->deeper = true; /* moved meanwhile: what is left of this part is not counted */
+        break;
+      }
+      seekdir(dir, up->pos);
+      continue;
+    }
+    const char *name = entry->d_name;
+    if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
+    struct stat st;
+    if (fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      if (errno == ENOENT) continue;
+      job->err = errno;
+      job->call = "fstatat";
+      ok = false;
+      break;
+    }
+    if (!count(job, &st)) {
+      ok = false;
+      break;
+    }
+    if (!S_ISDIR(st.st_mode)) continue;
+    struct stat here;
+    if (fstat(dirfd(dir), &here) != 0) {
+      job->err = errno;
+      job->call = "fstat";
+      ok = false;
+      break;
+    }
+    int child = openat(dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (child < 0) {
+      if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP) continue;
+      job->err = errno;
+      job->call = "openat";
+      ok = false;
+      break;
+    }
+    if (depth == cap) {
+      size_t grown = cap ? cap * 2 : 64;
+      struct level *bigger = realloc(stack, grown * sizeof *stack);
+      if (bigger == NULL) {
+        close(child);
+        job->err = ENOMEM;
+        job->call = "malloc";
+        ok = false;
+        break;
+      }
+      stack = bigger;
+      cap = grown;
+    }
+    stack[depth++] = (struct level){telldir(dir), here.st_dev, here.st_ino};
+    closedir(dir);
+    dir = fdopendir(child);
+    if (dir == NULL) {
+      job->err = errno;
+      job->call = "fdopendir";
+      close(child);
+      ok = false;
+      break;
+    }
+  }
+  if (dir != NULL) closedir(dir);
+  free(stack);
+  return ok;
+}
+
 /* Walks the directory open as `fd` (taken: closed here) at `depth`; false when the walk must stop. */
 static bool walk(struct du_job *job, int fd, int depth) {
   DIR *dir = fdopendir(fd);
@@ -124,10 +233,6 @@ static bool walk(struct du_job *job, int fd, int depth) {
       break;
     }
     if (!S_ISDIR(st.st_mode)) continue;
-    if (depth + 1 >= MAX_DEPTH) {
-      job->deeper = true;
-      continue;
-    }
     int child = openat(dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (child < 0) {
       /* Removed, or replaced by something that is not a directory, since fstatat. */
@@ -137,7 +242,7 @@ static bool walk(struct du_job *job, int fd, int depth) {
       ok = false;
       break;
     }
-    if (!walk(job, child, depth + 1)) {
+    if (!(depth + 1 >= MAX_DEPTH ? walk_deep(job, child) : walk(job, child, depth + 1))) {
       ok = false;
       break;
     }

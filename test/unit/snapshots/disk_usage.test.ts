@@ -1,6 +1,6 @@
 // diskUsage, the walk behind every snapshot usage figure (writable layers, ImageFsInfo, berthctl du):
 // blocks and inodes of a tree, hard links once, symlinks never followed, a tree deeper than a path
-// can name, and the event loop free while a large tree is walked (the addon walks on the pool).
+// can name (walked whole), and the event loop free while a large tree is walked (the addon walks on the pool).
 import { execFileSync } from 'node:child_process';
 import { linkSync, lstatSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,15 +55,19 @@ describe('diskUsage', () => {
     expect(turns).toBeGreaterThan(0);
   });
 
-  test('a tree deeper than a path can name is walked to 256 levels, not failed', async () => {
-    // 300 levels of 20-character names: 6,300 bytes of path, past PATH_MAX (4,096).
+  test('a tree deeper than a path can name is counted whole, side branches and files at every level', async () => {
+    // 600 levels of 20-character names: 12,600 bytes of path, past PATH_MAX (4,096) and past the
+    // 256 levels walked with a descriptor per level; at each level a file and an empty side dir,
+    // and 1 MiB at the bottom (what a container hiding data from eviction would put there).
     const name = 'd'.repeat(20);
     // Made by a child that descends with relative chdir(2) calls, as no full path reaches the bottom.
-    const make = `process.chdir(process.argv[1]); for (let i = 0; i < 300; i++) { fs.mkdirSync('${name}'); process.chdir('${name}'); } fs.writeFileSync('leaf', '');`;
+    const make = `process.chdir(process.argv[1]); for (let i = 0; i < 600; i++) { fs.writeFileSync('f', 'x'); fs.mkdirSync('side'); fs.mkdirSync('${name}'); process.chdir('${name}'); } fs.writeFileSync('leaf', Buffer.alloc(1 << 20, 1));`;
     execFileSync(process.execPath, ['-e', make, dir]);
     const usage = await treeUsage(dir);
-    // The root, and the directories at depths 1..256: the one at 256 is counted, not entered.
-    expect({ inodes: usage.inodes, deeper: usage.deeper }).toEqual({ inodes: 1 + 256, deeper: true });
+    expect(usage.deeper).toBe(false);
+    // The root; per level its file, side dir and next dir; the leaf.
+    expect(usage.inodes).toBe(1 + 600 * 3 + 1);
+    expect(usage.size).toBe(Number(execFileSync('du', ['-s', '-B1', dir], { encoding: 'utf8' }).split('\t')[0]));
   });
 
   test('a missing root is an ENOENT error naming the call', async () => {
