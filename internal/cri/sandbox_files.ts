@@ -1,5 +1,8 @@
-// A pod's host-side files: /etc/hostname, /etc/hosts, /etc/resolv.conf under its state dir, and
-// its /dev/shm tmpfs. Containers of the pod bind-mount them (containerd's setupSandboxFiles).
+// A pod's host-side files: /etc/hostname, /etc/hosts, /etc/resolv.conf under its root dir, as
+// containerd keeps them, and its /dev/shm tmpfs under its state dir. Containers of the pod
+// bind-mount them (containerd's setupSandboxFiles) read-write, so they live on the root's disk:
+// in the state dir (a tmpfs, normally) a container writing 50 MB into /etc/hosts held 50 MB of
+// memory no stats counted.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
@@ -9,12 +12,17 @@ import { mountOne, unmount } from '../mount/mount';
 import { buildSandboxFiles } from './opts/sandbox_files';
 import type { SandboxPaths } from './opts/types';
 
-export function sandboxPaths(stateDir: string): SandboxPaths {
+/** The pod's /dev/shm mountpoint. */
+export const sandboxShmPath = (stateDir: string): string => join(stateDir, 'shm');
+
+export function sandboxPaths(dirs: { rootDir: string; stateDir: string }): SandboxPaths {
+  // A pod an earlier berthd ran has its files in the state dir, and keeps them there.
+  const filesDir = existsSync(join(dirs.stateDir, 'hostname')) ? dirs.stateDir : dirs.rootDir;
   return {
-    hostnamePath: join(stateDir, 'hostname'),
-    hostsPath: join(stateDir, 'hosts'),
-    resolvPath: join(stateDir, 'resolv.conf'),
-    shmPath: join(stateDir, 'shm'),
+    hostnamePath: join(filesDir, 'hostname'),
+    hostsPath: join(filesDir, 'hosts'),
+    resolvPath: join(filesDir, 'resolv.conf'),
+    shmPath: sandboxShmPath(dirs.stateDir),
   };
 }
 

@@ -162,7 +162,7 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
         sandboxPid,
         targetPid: validateTargetContainer(svc, sandbox.id, config)?.status.pid,
         runtime: { ...specRuntimeOptions(svc.config, runtime), ...features },
-        sandboxPaths: sandboxPaths(sandbox.metadata.stateDir),
+        sandboxPaths: sandboxPaths(sandbox.metadata),
         userLookup: userLookupFromImage((p) => readRootfsFile(rootfs, p)),
         host: rt.host,
         volumesDir,

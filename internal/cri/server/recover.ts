@@ -11,7 +11,7 @@ import { containerState } from '../store/container';
 import type { Sandbox } from '../store/sandbox';
 import { isSet, nowNanos } from '../store/time';
 import { resolveRuntimeHandler, type ResolvedRuntime } from '../runtime_handler';
-import { sandboxPaths, unmountSandboxShm } from '../sandbox_files';
+import { sandboxShmPath, unmountSandboxShm } from '../sandbox_files';
 import { netnsDir, podNetworkRequest, sandboxDirs } from './sandbox_run';
 import type { CriService } from './service';
 import { monitorSandboxExit } from './task_monitor';
@@ -63,7 +63,7 @@ async function undoSandbox(svc: CriService, sandbox: Sandbox): Promise<void> {
   const rt = svc.rt;
   const m = sandbox.metadata;
   await rt.tasks.cleanupDead(sandbox.id, runtimeOf(svc, m.runtimeHandler));
-  unmountSandboxShm(sandboxPaths(m.stateDir).shmPath);
+  unmountSandboxShm(sandboxShmPath(m.stateDir));
   if (m.netnsPath !== '') {
     await rt.cni.teardownPodNetwork(podNetworkRequest(sandbox.id, m.netnsPath, m.config));
     if (existsSync(m.netnsPath)) NetNS.load(m.netnsPath).remove();
@@ -178,7 +178,7 @@ async function sweep(svc: CriService, report: RecoveryReport): Promise<void> {
       if (!existsSync(dir)) continue;
       for (const name of readdirSync(dir)) {
         if (ids.has(name)) continue;
-        if (kind === 'sandboxes') unmountSandboxShm(sandboxPaths(sandboxDirs(svc, name).stateDir).shmPath);
+        if (kind === 'sandboxes') unmountSandboxShm(sandboxShmPath(sandboxDirs(svc, name).stateDir));
         trash.discard(join(dir, name));
         report.swept.push(`${kind} dir ${join(dir, name)}`);
       }

@@ -79,7 +79,7 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
       });
 
       const { rootDir, stateDir } = sandboxDirs(svc, id);
-      const paths = sandboxPaths(stateDir);
+      const paths = sandboxPaths({ rootDir, stateDir });
 
       // Intent first: a kill from here on leaves a row that recovery can finish undoing.
       rt.sandboxes.add(

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import type { StopPodSandboxRequest__Output } from '../../api/gen/runtime/v1/StopPodSandboxRequest';
 import type { StopPodSandboxResponse } from '../../api/gen/runtime/v1/StopPodSandboxResponse';
 import { NetNS } from '../../netns/netns';
-import { sandboxPaths, unmountSandboxShm } from '../sandbox_files';
+import { sandboxShmPath, unmountSandboxShm } from '../sandbox_files';
 import type { Sandbox } from '../store/sandbox';
 import { nowNanos } from '../store/time';
 import { containerState } from '../store/container';
@@ -49,7 +49,7 @@ export async function stopSandbox(svc: CriService, sandbox: Sandbox): Promise<vo
       rt.sandboxes.updateStatus(sandbox.id, (s) => ({ ...s, state: 'notready', pid: 0, exitedAt: s.exitedAt === '0' ? nowNanos() : s.exitedAt }));
     }
 
-    unmountSandboxShm(sandboxPaths(sandbox.metadata.stateDir).shmPath);
+    unmountSandboxShm(sandboxShmPath(sandbox.metadata.stateDir));
 
     const { netnsPath, config } = sandbox.metadata;
     // The netns file goes only after a successful teardown, so while it exists the network may

@@ -118,6 +118,17 @@ describe('CRI containers', () => {
     expect(await ns(client, 'ipc')).toBe(await ns(server, 'ipc'));
     expect(await ns(client, 'pid')).not.toBe(await ns(server, 'pid'));
 
+    // The pod's /etc/hosts, hostname and resolv.conf are files of its root dir (on the root's disk,
+    // as containerd keeps them), which its containers share and may write: not of the state dir's
+    // tmpfs, where what a container writes there would be memory no stats count.
+    await s.client.runtime.ExecSync({ container_id: client, cmd: ['sh', '-c', 'echo "10.9.9.9 added-by-client" >> /etc/hosts'], timeout: '10' });
+    expect(readFileSync(join(s.daemon.root, 'sandboxes', podId, 'hosts'), 'utf8')).toContain('added-by-client');
+    expect((await s.client.runtime.ExecSync({ container_id: server, cmd: ['cat', '/etc/hosts'], timeout: '10' })).stdout.toString()).toContain('added-by-client');
+    for (const file of ['hosts', 'hostname', 'resolv.conf']) {
+      expect(existsSync(join(s.daemon.root, 'sandboxes', podId, file))).toBe(true);
+      expect(existsSync(join(s.daemon.state, 'sandboxes', podId, file))).toBe(false);
+    }
+
     // The server listens on the pod's loopback only; the other container reaches it there.
     const giveUp = Date.now() + 30_000;
     let got = '';
