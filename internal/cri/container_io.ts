@@ -55,7 +55,9 @@ export class ContainerIO {
           }
         }
       });
-      if (log) copies.push(redirectToLog(source, log, name, maxLineSize));
+      // Paused for the rest of a turn that brought much output through the holds an attach client
+      // also takes, so neither resumes what the other paused.
+      if (log) copies.push(redirectToLog(source, log, name, maxLineSize, () => this.holdOutput()));
       else source.resume(); // nobody keeps the output, but the process must never block on a full pipe
     }
     this.drainedAll = Promise.all(copies).then(() => undefined);

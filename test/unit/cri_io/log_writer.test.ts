@@ -39,6 +39,34 @@ describe('CRI log file', () => {
     ]);
   });
 
+  it('holds a stream that brought 64 KiB in one turn until the next, every line still a record', async () => {
+    // What a container printing `yes` brings: each 48 KiB read is 24,576 records.
+    const path = join(dir, '0.log');
+    const file = new CriLogFile(path);
+    const out = new PassThrough();
+    const lines = () => readFileSync(path, 'utf8').split('\n').length - 1;
+    const events: string[] = [];
+    const hold = () => {
+      events.push(`hold at ${lines()}`);
+      out.pause();
+      return () => {
+        events.push(`release at ${lines()}`);
+        out.resume();
+      };
+    };
+    const done = redirectToLog(out, file, 'stdout', 0, hold);
+    const chunk = Buffer.from('y\n'.repeat(24 * 1024));
+    for (let i = 0; i < 3; i++) out.write(chunk);
+    out.end();
+    await done;
+    file.close();
+    // Held after the second read, until a later turn: the third waited for it.
+    expect(events).toEqual([`hold at ${2 * 24 * 1024}`, `release at ${2 * 24 * 1024}`]);
+    const records = readFileSync(path, 'utf8').trimEnd().split('\n');
+    expect(records).toHaveLength(3 * 24 * 1024);
+    expect(records.every((r) => RECORD.exec(r)?.slice(2).join(' ') === 'stdout F y')).toBe(true);
+  });
+
   it('reopens at the same path after rotation', async () => {
     const path = join(dir, '0.log');
     const file = new CriLogFile(path);
@@ -90,8 +118,8 @@ describe('CRI log file on a full disk', () => {
     const copied = redirectToLog(out, file, 'stdout', 0);
     const line = (i: number) => `line ${String(i).padStart(6, '0')} ${'x'.repeat(90)}\n`;
     for (let i = 0; i < 2000; i++) out.write(line(i)); // 200 KiB: far more than the disk holds
-    // Draining never stopped: every chunk was consumed, nothing waits in the stream's buffer.
-    await new Promise((r) => setImmediate(r));
+    // Draining never stopped: every chunk was consumed (64 KiB a turn), nothing waits in the stream's buffer.
+    for (let turn = 0; turn < 100 && out.readableLength > 0; turn++) await new Promise((r) => setImmediate(r));
     expect(out.readableLength).toBe(0);
     const full = readFileSync(path, 'utf8');
     const records = full.split('\n');
