@@ -116,6 +116,7 @@ export class CriStreamingRuntime implements StreamingRuntime {
       // The client may leave at any point, also before the exec is registered with its task
       // (killExec then throws at once, in an event listener: that would crash berthd) or
       // between its creation and its start: onStarted kills it then.
+      let execStarted = false;
       const onAbort = () => {
         log.debug('exec abort', { execId });
         try {
@@ -123,6 +124,11 @@ export class CriStreamingRuntime implements StreamingRuntime {
         } catch {
           // not registered (yet, or any more)
         }
+        // Nobody reads the output any more: our ends close, as containerd's copy to a client that
+        // went away stops, so what the exec left running (`cat /dev/zero &`) gets EPIPE instead of
+        // being read for ever, and the session ends. Only once started: the shim opens the write
+        // ends at the start, which must find a reader.
+        if (execStarted) io.close();
       };
       opts.signal.addEventListener('abort', onAbort, { once: true });
       try {
@@ -136,6 +142,7 @@ export class CriStreamingRuntime implements StreamingRuntime {
             outputDone: io.done(),
             onStarted: () => {
               log.debug('exec started', { execId, aborted: opts.signal.aborted });
+              execStarted = true;
               io.releaseKeepers();
               markStarted();
               if (opts.signal.aborted) onAbort();

@@ -6,11 +6,13 @@ import { join } from 'node:path';
 import type { ExecRequest } from '../../../internal/api/gen/runtime/v1/ExecRequest';
 import type { PodSandboxConfig } from '../../../internal/api/gen/runtime/v1/PodSandboxConfig';
 import { callError } from '../../harness/cri_client';
+import { fdTargets } from '../../harness/proc_fds';
 import { HttpError, streamExec, type Transport } from '../../harness/streaming_client';
 import { tcpListeners } from '../../harness/tcp_listeners';
 import { startContainerSuite, type ContainerSuite } from '../cri_containers/env';
 import { closeSuiteCleanly } from './clean_host';
 import { openInteractive } from './interactive';
+import { until } from '../recovery/probes';
 
 jest.setTimeout(180_000);
 
@@ -154,6 +156,22 @@ describe('exec into a real container', () => {
       count = await sleeping();
     }
     expect(count).toBe('0');
+  });
+
+  it('when the client goes away, what the exec left writing is cut off and its FIFOs closed', async () => {
+    // `cat /dev/zero` inherits the exec's stdout and outlives its shell; containerd's copy to a client
+    // that is gone stops and closes the FIFO, and cat dies of EPIPE instead of being read for ever.
+    const fifosOf = () => fdTargets(s.daemon.pid).filter((target) => target.includes(`/${id}/`)).length;
+    const before = fifosOf();
+    const url = await execUrl({ cmd: ['sh', '-c', 'echo started; cat /dev/zero & exec sleep 3602'] });
+    const session = await openInteractive(url, { transport: 'spdy', tty: false, stdin: false });
+    await session.waitForStdout(/started\n/);
+    const count = async (pattern: string) =>
+      (await s.client.runtime.ExecSync({ container_id: id, cmd: ['sh', '-c', `ps -o args | grep -c "^${pattern}$" || true`], timeout: '10' })).stdout.toString().trim();
+    expect(await count('cat /dev/zero')).toBe('1');
+    session.close();
+    await until('the exec and what it left to end', async () => (await count('cat /dev/zero')) === '0' && (await count('sleep 3602')) === '0');
+    await until("berthd to close the exec's FIFOs", () => fifosOf() === before);
   });
 
   it('refuses Exec into a container that is not running with FAILED_PRECONDITION', async () => {
