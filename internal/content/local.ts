@@ -113,10 +113,14 @@ export class LocalContentStore implements ManagedContentStore {
     referenced: ReadonlySet<string> | (() => Promise<ReadonlySet<string>>),
     candidates?: Iterable<string>,
   ): Promise<string[]> {
+    // Nothing to collect (a pull that failed before it stored anything): the references, a walk
+    // of every image's index and manifests, are not worked out at all.
+    const named = candidates ? [...candidates] : undefined;
+    if (named?.length === 0) return [];
     const tracking = this.leases.beginTracking();
     try {
       const keep = typeof referenced === 'function' ? await referenced() : referenced;
-      const pool = candidates ? [...candidates] : await this.listDigests();
+      const pool = named ?? (await this.listDigests());
       const removed: string[] = [];
       for (const digest of pool) {
         if (keep.has(digest) || tracking.protects(digest) || this.inflight.has(digest)) continue;

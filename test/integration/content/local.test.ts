@@ -153,6 +153,21 @@ describe('LocalContentStore', () => {
     expect(await store.gc(async () => new Set([sha256Digest(keep)]))).toEqual([sha256Digest(leased)]);
   });
 
+  it('gc of no candidates does not work out the references (a pull that failed before storing anything)', async () => {
+    let asked = 0;
+    const referenced = async () => {
+      asked++;
+      return new Set<string>();
+    };
+    expect(await store.gc(referenced, [])).toEqual([]);
+    expect(await store.gc(referenced, new Set<string>())).toEqual([]);
+    expect(asked).toBe(0);
+    const data = Buffer.from('left by a failed pull');
+    await store.writeBytes({ digest: sha256Digest(data) }, data);
+    expect(await store.gc(referenced, [sha256Digest(data)])).toEqual([sha256Digest(data)]);
+    expect(asked).toBe(1);
+  });
+
   it('a lease released while gc computes its referenced set still protects its blobs', async () => {
     const data = Buffer.from('pulled meanwhile');
     const lease = store.lease();
