@@ -113,6 +113,7 @@ export class CriLogFile {
     let size = 0;
     for (const r of records) size += head.length + 2 + r.content.length + 1;
     const out = Buffer.allocUnsafe(size);
+    const ends: number[] = [];
     let at = 0;
     for (const r of records) {
       at += head.copy(out, at);
@@ -120,13 +121,11 @@ export class CriLogFile {
       out[at++] = SPACE;
       at += r.content.copy(out, at);
       out[at++] = NEWLINE;
+      ends.push(at);
     }
-    try {
-      writeWhole(this.fd!, out);
-      this.errors.succeeded();
-    } catch (err) {
-      this.errors.failed(err, records.length);
-    }
+    const { kept, error } = appendRecords(this.fd!, out, ends);
+    if (error === undefined) this.errors.succeeded();
+    else this.errors.failed(error, records.length - kept);
   }
 
   close(): void {
@@ -147,27 +146,32 @@ export class CriLogFile {
 }
 
 /**
- * Appends all of `record` or, when the disk takes only part of it, removes that part again (we are
- * the file's only writer, so the file ends with it) and throws. A record cut in half would glue
- * itself to the next one and break kubelet's parsing of both.
+ * Appends `out`, records ending at the offsets `ends`. When the disk takes only part of it (full),
+ * the records written whole stay and the part of one after them is removed again (we are the
+ * file's only writer, so the file ends with it): a record cut in half would glue itself to the next
+ * one and break kubelet's parsing of both. Says how many records stayed, and the error if not all.
  */
-function writeWhole(fd: number, record: Buffer): void {
+function appendRecords(fd: number, out: Buffer, ends: readonly number[]): { kept: number; error?: unknown } {
   let written = 0;
   try {
-    while (written < record.length) {
-      const n = writeSync(fd, record, written, record.length - written);
-      if (n <= 0) throw Object.assign(new Error(`short write: ${written} of ${record.length} bytes`), { code: 'EIO' });
+    while (written < out.length) {
+      const n = writeSync(fd, out, written, out.length - written);
+      if (n <= 0) throw Object.assign(new Error(`short write: ${written} of ${out.length} bytes`), { code: 'EIO' });
       written += n;
     }
-  } catch (err) {
-    if (written > 0) {
+    return { kept: ends.length };
+  } catch (error) {
+    let kept = 0;
+    while (kept < ends.length && ends[kept]! <= written) kept++;
+    const torn = written - (kept > 0 ? ends[kept - 1]! : 0);
+    if (torn > 0) {
       try {
-        ftruncateSync(fd, fstatSync(fd).size - written);
+        ftruncateSync(fd, fstatSync(fd).size - torn);
       } catch {
         // nothing more to do: the next record starts after the torn one
       }
     }
-    throw err;
+    return { kept, error };
   }
 }
 
