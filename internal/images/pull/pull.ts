@@ -5,7 +5,7 @@
 // of different references share blob downloads. Each is stopped when every caller waiting for it
 // has gone away (SharedTask).
 import type { Descriptor, ContentLease } from '../../content/types';
-import { wrap } from '../../errdefs/errors';
+import { kindOf, unavailable, wrap } from '../../errdefs/errors';
 import { silentLogger } from '../../log/logger';
 import { checkDocumentSize, MAX_CONFIG_BYTES, MAX_MANIFEST_BYTES, readDocument } from '../document';
 import { collectGarbage } from '../gc';
@@ -182,7 +182,14 @@ export class Puller {
     if (!running || running.abandoned) {
       const task = new SharedTask(async (blobSignal) => {
         const res = await client.openBlob(desc, blobSignal);
-        await this.opts.content.ingest({ digest: desc.digest, size: desc.size }, res.body, lease);
+        let cutOff: Error | undefined;
+        res.body.once('error', (err) => (cutOff ??= err));
+        await this.opts.content.ingest({ digest: desc.digest, size: desc.size }, res.body, lease).catch((err: unknown) => {
+          // The registry's connection failing mid-body ("aborted", ECONNRESET) is the network's
+          // failure (UNAVAILABLE), not an unknown one; the store's own (digest, full disk) stay.
+          if (cutOff === undefined || blobSignal.aborted || kindOf(err) !== 'Internal') throw err;
+          throw unavailable(`registry ${res.url.host}: reading blob ${desc.digest}: ${cutOff.message}`, err);
+        });
       });
       void task.result.catch(() => undefined).finally(() => this.blobs.get(desc.digest) === task && this.blobs.delete(desc.digest));
       this.blobs.set(desc.digest, task);

@@ -220,6 +220,18 @@ describe('pull from a registry', () => {
     expect((await env.images.pull(`${direct.host}/library/busybox:latest`)).configDigest).toBe(busybox.config.digest);
   });
 
+  it('a registry that drops the connection mid-blob is Unavailable, naming it, and leaves nothing', async () => {
+    const layer = busybox.layers[0].digest;
+    const proxy = await startProxy({ target: registry.url, stall: (p) => p.endsWith(`/blobs/${layer}`) });
+    const pulling = env.images.pull(`${proxy.host}/library/busybox:latest`).catch((e: unknown) => e);
+    await until('the layer download to stall', () => proxy.stalled.length === 1);
+    await proxy.close(); // every connection cut
+    const err = await pulling;
+    expect(kindOf(err)).toBe('Unavailable');
+    expect((err as Error).message).toContain(`registry ${proxy.host}: reading blob ${layer}`);
+    await until('the ingest to be removed', () => env.ingests().length === 0);
+  });
+
   it('a pull joined by another caller goes on when one of them gives up', async () => {
     const layer = busybox.layers[0].digest;
     let release!: () => void;
