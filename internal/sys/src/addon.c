@@ -24,6 +24,28 @@ napi_value berth_throw_errno(napi_env env, int err, const char *call, const char
   return NULL;
 }
 
+int berth_path_arg(napi_env env, napi_callback_info info, const char *fn, char *buf, size_t size) {
+  size_t argc = 1;
+  napi_value argv[1];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return -1;
+  napi_valuetype type = napi_undefined;
+  if (argc >= 1) napi_typeof(env, argv[0], &type);
+  char msg[128];
+  if (type != napi_string) {
+    snprintf(msg, sizeof msg, "%s: path must be a string", fn);
+    napi_throw_type_error(env, NULL, msg);
+    return -1;
+  }
+  size_t len = 0;
+  napi_get_value_string_utf8(env, argv[0], buf, size, &len);
+  if (len == 0 || len >= size - 1 || strlen(buf) != len) {
+    snprintf(msg, sizeof msg, "%s: path must be a non-empty path without NUL, under %zu KiB", fn, size / 1024);
+    napi_throw_type_error(env, NULL, msg);
+    return -1;
+  }
+  return 0;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   if (berth_register_fs(env, exports) != napi_ok) return NULL;
   if (berth_register_netns(env, exports) != napi_ok) return NULL;

@@ -8,6 +8,9 @@
 napi_value berth_errno_error(napi_env env, int err, const char *call, const char *path);
 /* Throws a JS Error carrying errno's code (e.g. "EPERM") and the call that failed. */
 napi_value berth_throw_errno(napi_env env, int err, const char *call, const char *path);
+/* The call's first argument, a path (a non-empty string without NUL, shorter than `size` - 1
+ * bytes), into buf: 0, or -1 with a TypeError naming `fn` thrown. */
+int berth_path_arg(napi_env env, napi_callback_info info, const char *fn, char *buf, size_t size);
 
 /* fs.c registers mount/umount/mknod/mkfifo/xattr/chown calls. */
 napi_status berth_register_fs(napi_env env, napi_value exports);

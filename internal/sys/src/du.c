@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +91,51 @@ static bool count(struct du_job *job, const struct stat *st) {
   return true;
 }
 
+static bool fail(struct du_job *job, const char *call) {
+  job->err = errno;
+  job->call = call;
+  return false;
+}
+
+/* The listing of the directory open as `fd` (taken: closed on failure, with job->err set). */
+static DIR *listing(struct du_job *job, int fd) {
+  DIR *dir = fdopendir(fd);
+  if (dir == NULL) {
+    fail(job, "fdopendir");
+    close(fd);
+  }
+  return dir;
+}
+
+enum entry_kind { ENTRY_END, ENTRY_COUNTED, ENTRY_DIR, ENTRY_STOP };
+
+/* Reads and counts the next entry of `dir`: ENTRY_DIR with *child open on it when it is a
+ * directory to enter, ENTRY_COUNTED when there is nothing to enter, ENTRY_END at the end of the
+ * listing, ENTRY_STOP when the walk must stop (job->err set). */
+static enum entry_kind next_entry(struct du_job *job, DIR *dir, int *child) {
+  for (;;) {
+    errno = 0;
+    struct dirent *entry = readdir(dir);
+    if (entry == NULL) return errno != 0 ? (fail(job, "readdir"), ENTRY_STOP) : ENTRY_END;
+    const char *name = entry->d_name;
+    if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
+    struct stat st;
+    if (fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      if (errno == ENOENT) continue; /* removed since readdir */
+      fail(job, "fstatat");
+      return ENTRY_STOP;
+    }
+    if (!count(job, &st)) return ENTRY_STOP;
+    if (!S_ISDIR(st.st_mode)) return ENTRY_COUNTED;
+    *child = openat(dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (*child >= 0) return ENTRY_DIR;
+    /* Removed, or replaced by something that is not a directory, since fstatat. */
+    if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP) return ENTRY_COUNTED;
+    fail(job, "openat");
+    return ENTRY_STOP;
+  }
+}
+
 /* One level of walk_deep's descent: where to go on in the parent, and which directory it is. */
 struct level {
   long pos;
@@ -99,30 +143,37 @@ struct level {
   ino_t ino;
 };
 
+/* Doubles walk_deep's stack; false (errno ENOMEM) when memory runs out. */
+static bool grow(struct level **stack, size_t *cap) {
+  size_t grown = *cap ? *cap * 2 : 64;
+  struct level *bigger = realloc(*stack, grown * sizeof **stack);
+  if (bigger == NULL) {
+    errno = ENOMEM;
+    return false;
+  }
+  *stack = bigger;
+  *cap = grown;
+  return true;
+}
+
 /* Walks the tree of the directory open as `fd` (taken) with one directory open at a time; false
  * when the walk must stop (job->err set). A climb that does not come back where it went down from
  * ends the deep walk with job->deeper set. */
 static bool walk_deep(struct du_job *job, int fd) {
   struct level *stack = NULL;
   size_t depth = 0, cap = 0;
-  DIR *dir = fdopendir(fd);
-  if (dir == NULL) {
-    job->err = errno;
-    job->call = "fdopendir";
-    close(fd);
-    return false;
-  }
+  DIR *dir = listing(job, fd);
+  if (dir == NULL) return false;
   bool ok = true;
   for (;;) {
-    errno = 0;
-    struct dirent *entry = readdir(dir);
-    if (entry == NULL) {
-      if (errno != 0) {
-        job->err = errno;
-        job->call = "readdir";
-        ok = false;
-        break;
-      }
+    int child = -1;
+    enum entry_kind kind = next_entry(job, dir, &child);
+    if (kind == ENTRY_STOP) {
+      ok = false;
+      break;
+    }
+    if (kind == ENTRY_COUNTED) continue;
+    if (kind == ENTRY_END) {
       if (depth == 0) break;
       /* Back up to the parent, where this directory's entry was read. */
       struct level *up = &stack[--depth];
@@ -138,56 +189,17 @@ static bool walk_deep(struct du_job *job, int fd) {
       seekdir(dir, up->pos);
       continue;
     }
-    const char *name = entry->d_name;
-    if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
-    struct stat st;
-    if (fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-      if (errno == ENOENT) continue;
-      job->err = errno;
-      job->call = "fstatat";
-      ok = false;
-      break;
-    }
-    if (!count(job, &st)) {
-      ok = false;
-      break;
-    }
-    if (!S_ISDIR(st.st_mode)) continue;
     struct stat here;
-    if (fstat(dirfd(dir), &here) != 0) {
-      job->err = errno;
-      job->call = "fstat";
-      ok = false;
+    const char *failed = fstat(dirfd(dir), &here) != 0 ? "fstat" : depth == cap && !grow(&stack, &cap) ? "malloc" : NULL;
+    if (failed != NULL) {
+      ok = fail(job, failed);
+      close(child);
       break;
-    }
-    int child = openat(dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (child < 0) {
-      if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP) continue;
-      job->err = errno;
-      job->call = "openat";
-      ok = false;
-      break;
-    }
-    if (depth == cap) {
-      size_t grown = cap ? cap * 2 : 64;
-      struct level *bigger = realloc(stack, grown * sizeof *stack);
-      if (bigger == NULL) {
-        close(child);
-        job->err = ENOMEM;
-        job->call = "malloc";
-        ok = false;
-        break;
-      }
-      stack = bigger;
-      cap = grown;
     }
     stack[depth++] = (struct level){telldir(dir), here.st_dev, here.st_ino};
     closedir(dir);
-    dir = fdopendir(child);
+    dir = listing(job, child);
     if (dir == NULL) {
-      job->err = errno;
-      job->call = "fdopendir";
-      close(child);
       ok = false;
       break;
     }
@@ -199,47 +211,15 @@ static bool walk_deep(struct du_job *job, int fd) {
 
 /* Walks the directory open as `fd` (taken: closed here) at `depth`; false when the walk must stop. */
 static bool walk(struct du_job *job, int fd, int depth) {
-  DIR *dir = fdopendir(fd);
-  if (dir == NULL) {
-    job->err = errno;
-    job->call = "fdopendir";
-    close(fd);
-    return false;
-  }
+  DIR *dir = listing(job, fd);
+  if (dir == NULL) return false;
   bool ok = true;
   for (;;) {
-    errno = 0;
-    struct dirent *entry = readdir(dir);
-    if (entry == NULL) {
-      if (errno != 0) {
-        job->err = errno;
-        job->call = "readdir";
-        ok = false;
-      }
-      break;
-    }
-    const char *name = entry->d_name;
-    if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
-    struct stat st;
-    if (fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-      if (errno == ENOENT) continue; /* removed since readdir */
-      job->err = errno;
-      job->call = "fstatat";
-      ok = false;
-      break;
-    }
-    if (!count(job, &st)) {
-      ok = false;
-      break;
-    }
-    if (!S_ISDIR(st.st_mode)) continue;
-    int child = openat(dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (child < 0) {
-      /* Removed, or replaced by something that is not a directory, since fstatat. */
-      if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP) continue;
-      job->err = errno;
-      job->call = "openat";
-      ok = false;
+    int child = -1;
+    enum entry_kind kind = next_entry(job, dir, &child);
+    if (kind == ENTRY_COUNTED) continue;
+    if (kind != ENTRY_DIR) {
+      ok = kind == ENTRY_END;
       break;
     }
     if (!(depth + 1 >= MAX_DEPTH ? walk_deep(job, child) : walk(job, child, depth + 1))) {
@@ -296,22 +276,10 @@ static void du_complete(napi_env env, napi_status status, void *data) {
 
 /* diskUsage(path: string): Promise<{ size, inodes, deeper }> */
 static napi_value js_disk_usage(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
-  napi_valuetype type = napi_undefined;
-  if (argc >= 1) napi_typeof(env, argv[0], &type);
-  if (type != napi_string) {
-    napi_throw_type_error(env, NULL, "diskUsage: path must be a string");
-    return NULL;
-  }
   struct du_job *job = calloc(1, sizeof *job);
   if (job == NULL) return berth_throw_errno(env, ENOMEM, "diskUsage", NULL);
-  size_t len = 0;
-  napi_get_value_string_utf8(env, argv[0], job->path, sizeof job->path, &len);
-  if (len == 0 || len >= sizeof job->path - 1 || strlen(job->path) != len) {
+  if (berth_path_arg(env, info, "diskUsage", job->path, sizeof job->path) != 0) {
     free(job);
-    napi_throw_type_error(env, NULL, "diskUsage: path must be a non-empty path without NUL, under 4 KiB");
     return NULL;
   }
   napi_value promise, name;

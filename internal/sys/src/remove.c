@@ -229,23 +229,11 @@ static int queue_step(napi_env env, struct remove_job *job) {
 
 /* removeTree(path: string): Promise<void> */
 static napi_value js_remove_tree(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
-  napi_valuetype type = napi_undefined;
-  if (argc >= 1) napi_typeof(env, argv[0], &type);
-  if (type != napi_string) {
-    napi_throw_type_error(env, NULL, "removeTree: path must be a string");
-    return NULL;
-  }
   struct remove_job *job = calloc(1, sizeof *job);
   if (job == NULL) return berth_throw_errno(env, ENOMEM, "removeTree", NULL);
   job->parentfd = -1;
-  size_t len = 0;
-  napi_get_value_string_utf8(env, argv[0], job->path, sizeof job->path, &len);
-  if (len == 0 || len >= sizeof job->path - 1 || strlen(job->path) != len) {
+  if (berth_path_arg(env, info, "removeTree", job->path, sizeof job->path) != 0) {
     free(job);
-    napi_throw_type_error(env, NULL, "removeTree: path must be a non-empty path without NUL, under 4 KiB");
     return NULL;
   }
   napi_value promise;

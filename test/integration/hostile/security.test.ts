@@ -62,12 +62,13 @@ describe('berthd security', () => {
     const withMount = await env.create(podId, pod, 'withmount', SLEEPER, { mounts: [{ container_path: '/data', host_path: shared, readonly: true }] });
     for (const id of [plain, withMount]) await env.client.runtime.StartContainer({ container_id: id });
 
-    const sandboxState = join(env.daemon.state, 'sandboxes', podId);
+    // The pod's files: hostname, hosts and resolv.conf in its root dir, shm in its state dir.
+    const podDirs = [join(env.daemon.root, 'sandboxes', podId), join(env.daemon.state, 'sandboxes', podId)];
     const binds = (id: string) => {
       const spec = JSON.parse(readFileSync(join(env.daemon.state, 'io.containerd.runtime.v2.task', 'k8s.io', id, 'config.json'), 'utf8')) as { mounts: SpecMount[] };
       return spec.mounts
         .filter((m) => m.type === 'bind' || (m.options ?? []).some((o) => o === 'bind' || o === 'rbind'))
-        .map((m) => ({ destination: m.destination, source: m.source!.startsWith(`${sandboxState}/`) ? '<pod files>' : m.source }));
+        .map((m) => ({ destination: m.destination, source: podDirs.some((dir) => m.source!.startsWith(`${dir}/`)) ? '<pod files>' : m.source }));
     };
     // Only the pod's own files (hostname, hosts, resolv.conf, shm) are bound by default...
     expect(binds(plain).filter((b) => b.source !== '<pod files>')).toEqual([]);
