@@ -1,4 +1,4 @@
 export type { Mount } from './types';
 export { mountAll, mountOne, unmount, unmountAll } from './mount';
-export { withTempMount, type TempMountOptions } from './temp';
+export { cleanupTempMounts, withTempMount, type TempMountOptions } from './temp';
 export { parseMountOptions, type ParsedOptions } from './options';

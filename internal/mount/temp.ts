@@ -1,5 +1,8 @@
 // Mounts a list on a fresh temp directory for the duration of fn, then unmounts and removes it,
-// whatever fn does (containerd's mount.WithTempMount).
+// whatever fn does (containerd's mount.WithTempMount). A process killed (or stopped) meanwhile
+// leaves the mount: cleanupTempMounts removes such leftovers from a directory given to temp mounts
+// alone (containerd's <root>/tmpmounts, swept at its start).
+import { readdirSync, rmdirSync } from 'node:fs';
 import { mkdtemp, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +12,25 @@ import { mountAll, unmountAll } from './mount';
 import type { Mount } from './types';
 
 export interface TempMountOptions {
-  /** Directory to create the mount point in (default os.tmpdir()). */
+  /** Directory to create the mount point in (default os.tmpdir()): one cleanupTempMounts sweeps. */
   parent?: string;
+}
+
+/** Unmounts and removes every mount point left in `dir` (a directory of temp mounts alone); returns them. */
+export function cleanupTempMounts(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    if (sys.errnoCode(err) === 'ENOENT') return [];
+    throw err;
+  }
+  return names.map((name) => {
+    const target = join(dir, name);
+    unmountAll(target, sys.MNT_DETACH);
+    rmdirSync(target);
+    return target;
+  });
 }
 
 export async function withTempMount<T>(mounts: readonly Mount[], fn: (root: string) => Promise<T>, opts: TempMountOptions = {}): Promise<T> {

@@ -25,16 +25,23 @@ export function isUnpackKey(name: string): boolean {
 /** Applies `layer` into active snapshot `key` (already prepared), checking its diffID. */
 export async function applyInto(sn: Snapshotter, key: string, layer: Layer, whiteouts: WhiteoutMode): Promise<ApplyResult> {
   const mounts = await sn.mounts(key);
-  return withTempMount(mounts, async (dir) => {
-    const source = await layer.open();
-    try {
-      return await applyLayerOffThread(dir, source, { expectedDiffID: layer.diffID, whiteouts });
-    } catch (err) {
-      throw wrap(err, `apply layer ${layer.descriptor.digest} (diffID ${layer.diffID})`);
-    } finally {
-      source.destroy();
-    }
-  });
+  // Opened first: it may wait for the layer's download, and the snapshot is mounted only to apply.
+  const source = await layer.open();
+  try {
+    return await withTempMount(
+      mounts,
+      async (dir) => {
+        try {
+          return await applyLayerOffThread(dir, source, { expectedDiffID: layer.diffID, whiteouts });
+        } catch (err) {
+          throw wrap(err, `apply layer ${layer.descriptor.digest} (diffID ${layer.diffID})`);
+        }
+      },
+      { parent: sn.tempMountDir },
+    );
+  } finally {
+    source.destroy();
+  }
 }
 
 /** A parent path where the layer expected a directory holds something else: extract it on its parent. */
@@ -54,6 +61,7 @@ export async function adoptParentAttributes(sn: Snapshotter, key: string, parent
   const viewMounts = await sn.view(viewKey, parent);
   try {
     const ownMounts = await sn.mounts(key);
+    const at = { parent: sn.tempMountDir };
     await withTempMount(viewMounts, (lower) =>
       withTempMount(ownMounts, async (upper) => {
         const lowerFd = openSync(lower, constants.O_RDONLY | constants.O_DIRECTORY);
@@ -64,7 +72,8 @@ export async function adoptParentAttributes(sn: Snapshotter, key: string, parent
           closeSync(lowerFd);
           closeSync(upperFd);
         }
-      }),
+      }, at),
+      at,
     );
   } finally {
     await sn.remove(viewKey);

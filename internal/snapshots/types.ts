@@ -56,6 +56,11 @@ export interface Snapshotter {
   walk(fn: (info: Info) => void | Promise<void>, ...filters: string[]): Promise<void>;
   /** Removes directories no snapshot owns (left by a crash mid-create or mid-remove). */
   cleanup(): Promise<void>;
+  /**
+   * Where its snapshots are mounted for a moment (a layer applied into one): cleanup() unmounts
+   * and removes what a killed process left mounted there (containerd's <root>/tmpmounts).
+   */
+  readonly tempMountDir?: string;
 }
 
 /**

@@ -10,6 +10,7 @@ import { silentLogger } from '../../log/logger';
 import { markTopDir } from '../../sys/fs';
 import { Trash } from '../../trash/trash';
 import type { MetadataDB } from '../../metadata/db';
+import { cleanupTempMounts } from '../../mount';
 import type { Mount } from '../../mount/types';
 import { parseFilters } from '../filters';
 import type { DiffRebaser, Info, Kind, SnapshotOptions, Snapshotter, Usage } from '../types';
@@ -49,13 +50,16 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
   private readonly trash: Trash;
   private readonly indexOff = overlayIndexOn();
   private readonly paths: SnapshotPaths;
+  readonly tempMountDir: string;
 
   constructor(opts: OverlayOptions) {
     // Overlay options are split on ',' and lowerdir on ':': such a root could not be mounted.
     if (/[,:]/.test(opts.root)) throw invalidArgument(`overlay snapshotter root ${opts.root} must not contain ',' or ':'`);
     this.dir = join(opts.root, 'snapshots');
     this.trash = new Trash(join(opts.root, 'trash'), opts.logger ?? silentLogger);
+    this.tempMountDir = join(opts.root, 'tmpmounts');
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    mkdirSync(this.tempMountDir, { recursive: true, mode: 0o700 });
     this.store = new SnapshotStore(opts.db);
     this.logger = opts.logger ?? silentLogger;
     spreadSnapshots(this.dir, this.logger);
@@ -168,6 +172,8 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
   }
 
   async cleanup(): Promise<void> {
+    // Before the orphan sweep: a snapshot still mounted where a killed unpack applied a layer.
+    for (const target of cleanupTempMounts(this.tempMountDir)) this.logger.info('removed a leftover temporary mount', { dir: target });
     this.trash.empty();
     // Only <id> directories with a row belong here: creation temp dirs, orphans and anything
     // else a crash or an older berth left are removed, through the trash (an interrupted unpack of

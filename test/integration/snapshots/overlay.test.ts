@@ -172,6 +172,20 @@ describe('overlay snapshotter', () => {
     expect(existsSync(dirOf)).toBe(false);
   });
 
+  it('cleanup unmounts and removes a snapshot a killed process left mounted in its temp mount dir', async () => {
+    const mounts = await sn.prepare('applying', '');
+    await withTempMount(mounts, async (dir) => writeFileSync(join(dir, 'f'), 'x'), { parent: sn.tempMountDir });
+    expect(readdirSync(sn.tempMountDir)).toEqual([]); // a call that ends takes its mount away
+    // What a process killed inside withTempMount leaves: a mount point there, here with two stacked.
+    const left = join(sn.tempMountDir, 'berth-mount-killed');
+    mkdirSync(left);
+    for (let i = 0; i < 2; i++) execFileSync('mount', ['--bind', sn.upperDir('applying'), left]);
+    await sn.cleanup();
+    expect(readdirSync(sn.tempMountDir)).toEqual([]);
+    expect(readFileSync('/proc/self/mountinfo', 'utf8')).not.toContain(sn.tempMountDir);
+    expect(readFileSync(join(sn.upperDir('applying'), 'f'), 'utf8')).toBe('x');
+  });
+
   it('updates labels by field path', async () => {
     await sn.prepare('p', '', { labels: { a: '1', b: '2' } });
     expect((await sn.update({ name: 'p', labels: { b: '20', c: '3' } }, 'labels.b', 'labels.a')).labels).toEqual({ b: '20' });
