@@ -16,20 +16,29 @@ export interface TempMountOptions {
   parent?: string;
 }
 
-/** Unmounts and removes every mount point left in `dir` (a directory of temp mounts alone); returns them. */
-export function cleanupTempMounts(dir: string): string[] {
+/**
+ * Unmounts and removes every mount point left in `dir` (a directory of temp mounts alone); returns
+ * those removed. One that cannot be is passed to `failed` and left: never removed recursively, as
+ * it could still show a snapshot's files.
+ */
+export function cleanupTempMounts(dir: string, failed: (target: string, err: unknown) => void): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch (err) {
-    if (sys.errnoCode(err) === 'ENOENT') return [];
-    throw err;
+    if (sys.errnoCode(err) !== 'ENOENT') failed(dir, err);
+    return [];
   }
-  return names.map((name) => {
+  return names.flatMap((name) => {
     const target = join(dir, name);
-    unmountAll(target, sys.MNT_DETACH);
-    rmdirSync(target);
-    return target;
+    try {
+      unmountAll(target, sys.MNT_DETACH);
+      rmdirSync(target);
+      return [target];
+    } catch (err) {
+      failed(target, err);
+      return [];
+    }
   });
 }
 

@@ -4,7 +4,7 @@
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { alreadyExists, failedPrecondition, invalidArgument, kindOf, notFound } from '../../errdefs/errors';
+import { alreadyExists, failedPrecondition, invalidArgument, kindOf, messageOf, notFound } from '../../errdefs/errors';
 import type { Logger } from '../../log/logger';
 import { silentLogger } from '../../log/logger';
 import { markTopDir } from '../../sys/fs';
@@ -173,7 +173,8 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
 
   async cleanup(): Promise<void> {
     // Before the orphan sweep: a snapshot still mounted where a killed unpack applied a layer.
-    for (const target of cleanupTempMounts(this.tempMountDir)) this.logger.info('removed a leftover temporary mount', { dir: target });
+    const failed = (dir: string, err: unknown) => this.logger.warn('cannot remove a leftover temporary mount', { dir, error: messageOf(err) });
+    for (const dir of cleanupTempMounts(this.tempMountDir, failed)) this.logger.info('removed a leftover temporary mount', { dir });
     this.trash.empty();
     // Only <id> directories with a row belong here: creation temp dirs, orphans and anything
     // else a crash or an older berth left are removed, through the trash (an interrupted unpack of
