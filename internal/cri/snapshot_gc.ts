@@ -194,29 +194,35 @@ export function collectImageSnapshotsSoon(sn: Snapshotter, images: ImageService,
 
 /**
  * An unpack callback for a pull or an import that protects each image's chains from GC before
- * unpacking it and keeps them protected until `release()`, which the caller runs once the image is
- * recorded (or the operation failed). The download itself holds nothing a GC would wait for.
+ * unpacking it and keeps them protected until `release(recorded)`, which the caller runs once the
+ * image is recorded (true) or the operation failed (false). The download itself holds nothing a GC
+ * would wait for. After a failure in which an unpack ran, the layers it committed are collected in
+ * the background (collectImageSnapshotsSoon); a failure before any unpack costs no GC.
  */
 export function gatedUnpack(
   sn: Snapshotter,
   content: ContentStore,
-  logger?: Logger,
-): { unpack: UnpackFn; release: () => void } {
+  images: ImageService,
+  logger: Logger = silentLogger,
+): { unpack: UnpackFn; release: (recorded: boolean) => void } {
   const releases: Array<() => void> = [];
   let released = false;
+  let unpacked = false;
   return {
     unpack: async (image) => {
       const unprotect = await snapshotGcGate(sn).protect(chainIDs(image.config.diffIds));
       releases.push(unprotect);
+      unpacked = true;
       try {
         await unpackImage(sn, content, image, logger);
       } finally {
         if (released) unprotect(); // the operation ended meanwhile: nothing will record this image
       }
     },
-    release: () => {
+    release: (recorded) => {
       released = true;
       for (const unprotect of releases.splice(0)) unprotect();
+      if (!recorded && unpacked) collectImageSnapshotsSoon(sn, images, logger.with({ component: 'snapshot-gc' }));
     },
   };
 }

@@ -6,7 +6,9 @@
 import { closeSync, constants, openSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { removeAt } from '../sys/fsat';
-import { removeTreeOnPool } from '../sys/remove';
+
+/** Removes `path` and everything under it; nothing there is fine. On libuv's thread pool, in steps. */
+export { removeTreeOnPool as removeTree } from '../sys/remove';
 
 // libuv opens every file close-on-exec.
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY;
@@ -25,9 +27,4 @@ export function removeTreeSync(path: string): void {
   } finally {
     closeSync(parent);
   }
-}
-
-/** Removes `path` and everything under it; nothing there is fine. On libuv's thread pool, in steps. */
-export function removeTree(path: string): Promise<void> {
-  return removeTreeOnPool(path);
 }

@@ -2,7 +2,7 @@
 // the trash at once (one rename on the same filesystem, so whatever owned the name is free and no
 // half-deleted tree is ever visible at it), then deleted in the background. A crash in between
 // leaves it in the trash, which the next start empties. The deletion starts a moment later
-// (DELETE_AFTER_MS), so its many small file system calls, each a turn of the event loop, come after
+// (DELETE_AFTER_MS), so its file system work (on libuv's pool, in steps: fs/remove_tree) comes after
 // the answer to the call that discarded the tree instead of between its parts.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync } from 'node:fs';

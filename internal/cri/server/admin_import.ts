@@ -9,7 +9,7 @@ import type { ImportImageResponse } from '../../api/gen/berth/admin/v1/ImportIma
 import { invalidArgument, notFound, permissionDenied, wrap } from '../../errdefs/errors';
 import { normalizeReference } from '../../images/reference';
 import { errnoCode } from '../../sys/fs';
-import { collectImageSnapshotsSoon, gatedUnpack } from '../snapshot_gc';
+import { gatedUnpack } from '../snapshot_gc';
 import { forgetImageFsUsage } from './image_fs_info';
 import type { CriService } from './service';
 
@@ -41,7 +41,7 @@ export async function importImage(svc: CriService, req: ImportImageRequest__Outp
     }
   }
   const logger = svc.logger.with({ archive: req.path });
-  const gated = gatedUnpack(rt.snapshotter, rt.content, logger);
+  const gated = gatedUnpack(rt.snapshotter, rt.content, rt.images, logger);
   let imported = false;
   try {
     const records = await rt.images.import(req.path, { name, unpack: gated.unpack });
@@ -49,8 +49,7 @@ export async function importImage(svc: CriService, req: ImportImageRequest__Outp
     imported = true;
     return { images: records.map((r) => ({ name: r.name, id: r.configDigest })) };
   } finally {
-    gated.release();
-    if (!imported) collectImageSnapshotsSoon(rt.snapshotter, rt.images, svc.logger.with({ component: 'snapshot-gc' }));
+    gated.release(imported);
     forgetImageFsUsage(rt);
   }
 }

@@ -9,7 +9,7 @@ import type { AuthConfig } from '../../images/pull/auth';
 import { formatReference, parseReference, repositoryOf } from '../../images/reference';
 import { imageSize } from '../../images/walk';
 import { metrics, stopwatch } from '../../metrics';
-import { collectImageSnapshotsSoon, gatedUnpack } from '../snapshot_gc';
+import { gatedUnpack } from '../snapshot_gc';
 import { forgetImageFsUsage } from './image_fs_info';
 import type { CriService } from './service';
 import { callSignal, type CallEnd } from '../util/call_signal';
@@ -47,7 +47,7 @@ async function pullAndRecord(svc: CriService, req: PullImageRequest__Output, sig
   const ref = parseReference(reference); // InvalidArgument naming the reference
   const name = formatReference(ref);
   const logger = svc.logger.with({ image: name });
-  const gated = gatedUnpack(rt.snapshotter, rt.content, logger);
+  const gated = gatedUnpack(rt.snapshotter, rt.content, rt.images, logger);
   const unpack: UnpackFn = async (image) => {
     const unpacking = stopwatch();
     await gated.unpack(image);
@@ -66,9 +66,8 @@ async function pullAndRecord(svc: CriService, req: PullImageRequest__Output, sig
     pulled = true;
     return { imageRef: record.configDigest, bytes: imageSize(await rt.images.resolve(record.configDigest)) };
   } finally {
-    gated.release();
-    // The layers it committed before failing are named by no image: not left to the next RemoveImage.
-    if (!pulled) collectImageSnapshotsSoon(rt.snapshotter, rt.images, svc.logger.with({ component: 'snapshot-gc' }));
+    // After a failure, the layers it committed are named by no image: collected, not left to the next RemoveImage.
+    gated.release(pulled);
     forgetImageFsUsage(rt);
   }
 }

@@ -47,11 +47,11 @@ describe('image snapshot GC', () => {
   });
 
   async function importBusybox(): Promise<string[]> {
-    const gated = gatedUnpack(sn, content);
+    const gated = gatedUnpack(sn, content, images);
     try {
       await images.import(paths.busyboxOci, { unpack: gated.unpack });
     } finally {
-      gated.release();
+      gated.release(true);
     }
     return chainIDs((await images.resolve(BUSYBOX_IMAGE)).config.diffIds);
   }
@@ -108,11 +108,11 @@ describe('image snapshot GC', () => {
 
   it('keeps the chains of an image recorded and unprotected while the GC is reading the image list', async () => {
     const chain = await importBusybox();
-    const pause = gatedUnpack(sn, content);
+    const pause = gatedUnpack(sn, content, images);
     try {
       await images.import(paths.pauseOci, { unpack: pause.unpack }); // an image for the GC to resolve
     } finally {
-      pause.release();
+      pause.release(true);
     }
     // A pull of busybox is in flight: its record is not there yet and its chains are protected.
     const record = images.store.list().find((r) => r.name === BUSYBOX_IMAGE)!;
