@@ -30,13 +30,18 @@ function cleanPath(name: string): string | undefined {
   return p;
 }
 
-/** Whether the file at `path` starts with the gzip magic bytes (archives and layers both may be gzipped). */
+/** Whether the open file starts with the gzip magic bytes (archives and layers both may be gzipped). */
+async function gzipMagicAt(fh: FileHandle): Promise<boolean> {
+  const head = Buffer.alloc(2);
+  const { bytesRead } = await fh.read(head, 0, 2, 0);
+  return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+}
+
+/** Whether the file at `path` starts with the gzip magic bytes. */
 export async function startsWithGzipMagic(path: string): Promise<boolean> {
   const fh = await open(path, 'r');
   try {
-    const head = Buffer.alloc(2);
-    const { bytesRead } = await fh.read(head, 0, 2, 0);
-    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+    return await gzipMagicAt(fh);
   } finally {
     await fh.close();
   }
@@ -79,9 +84,7 @@ export async function readArchive(
   const fh = await openArchive(archivePath);
   let gzip: boolean;
   try {
-    const head = Buffer.alloc(2);
-    const { bytesRead } = await fh.read(head, 0, 2, 0);
-    gzip = bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+    gzip = await gzipMagicAt(fh);
   } catch (err) {
     await fh.close();
     throw wrap(err, `read image archive ${archivePath}`);
