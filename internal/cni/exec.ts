@@ -3,6 +3,7 @@
 // Started through posix_spawn (internal/sys/process): a fork() of berthd costs more than the plugin.
 import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
+import { clipText } from '../errdefs/clip_text';
 import { deadlineExceeded, internal, notFound } from '../errdefs/errors';
 import { daemonEnv, runProcess } from '../sys/process';
 import type { CniPluginError } from './types';
@@ -79,12 +80,12 @@ export async function execPlugin(req: PluginExecRequest): Promise<Record<string,
   if (exit.code !== 0) {
     const pluginError = parsePluginError(out);
     if (pluginError) {
-      const details = pluginError.details ? ` (${pluginError.details})` : '';
-      throw internal(`${what} failed: ${pluginError.msg}${details} [code ${pluginError.code}]`);
+      const details = pluginError.details ? ` (${clipText(pluginError.details)})` : '';
+      throw internal(`${what} failed: ${clipText(pluginError.msg)}${details} [code ${pluginError.code}]`);
     }
-    const err = exit.stderr.toString('utf8').trim().slice(-2000);
+    const err = clipText(exit.stderr.toString('utf8').trim());
     const how = exit.signal ? `killed by ${exit.signal}` : `exit status ${exit.code}`;
-    throw internal(`${what} failed: ${how}${err ? `: ${err}` : ''}${out ? `: ${out.slice(-2000)}` : ''}`);
+    throw internal(`${what} failed: ${how}${err ? `: ${err}` : ''}${out ? `: ${clipText(out)}` : ''}`);
   }
   if (out === '') return undefined;
   try {
@@ -92,6 +93,6 @@ export async function execPlugin(req: PluginExecRequest): Promise<Record<string,
     if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('not a JSON object');
     return json as Record<string, unknown>;
   } catch (err) {
-    throw internal(`${what}: cannot parse its output: ${(err as Error).message}: ${out.slice(0, 500)}`);
+    throw internal(`${what}: cannot parse its output: ${(err as Error).message}: ${clipText(out, 500)}`);
   }
 }

@@ -1,5 +1,6 @@
 // The server boundary's half of errdefs: error kind <-> gRPC status code.
 import { status as GrpcStatus, type ServiceError, Metadata } from '@grpc/grpc-js';
+import { grpcMessageText } from './clip_text';
 import { BerthError, type ErrorKind, kindOf, messageOf } from './errors';
 
 const KIND_TO_CODE: Record<ErrorKind, GrpcStatus> = {
@@ -25,9 +26,9 @@ export function grpcCodeOf(err: unknown): GrpcStatus {
   return KIND_TO_CODE[kindOf(err)];
 }
 
-/** The error a grpc-js handler passes to its callback. */
+/** The error a grpc-js handler passes to its callback, its text bounded (clip_text.ts). */
 export function toServiceError(err: unknown): Partial<ServiceError> {
-  return { code: grpcCodeOf(err), details: messageOf(err), metadata: new Metadata() };
+  return { code: grpcCodeOf(err), details: grpcMessageText(messageOf(err)), metadata: new Metadata() };
 }
 
 /** Maps a gRPC (or ttRPC google.rpc.Status) code back to a kind, for clients of other services. */

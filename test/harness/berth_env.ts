@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ContainerConfig } from '../../internal/api/gen/runtime/v1/ContainerConfig';
 import type { ContainerStatus__Output } from '../../internal/api/gen/runtime/v1/ContainerStatus';
 import type { PodSandboxConfig } from '../../internal/api/gen/runtime/v1/PodSandboxConfig';
-import { SYSTEM_CNI_BIN_DIR, type CniTestEnv } from './cni';
+import type { CniTestEnv } from './cni';
 import type { CriClient } from './cri_client';
 import { BUSYBOX_IMAGE, testImages } from './images';
 
@@ -20,14 +20,17 @@ export interface TestTomlOptions {
   extraToml?: string;
 }
 
-/** berth.toml for tests: no negative oom_score_adj (root here lacks CAP_SYS_RESOURCE), the test CNI network. */
+/**
+ * berth.toml for tests: no negative oom_score_adj (root here lacks CAP_SYS_RESOURCE), the test CNI
+ * network, and the test's own plugin dir (empty unless it writes one) before the system's.
+ */
 export function testBerthToml(cni: CniTestEnv, opts: TestTomlOptions = {}): string {
   return `[cri]
 restrict_oom_score_adj = true
 ${opts.criToml ?? ''}
 
 [cni]
-bin_dirs = [${JSON.stringify(SYSTEM_CNI_BIN_DIR)}]
+bin_dirs = ${JSON.stringify(cni.binDirs)}
 conf_dir = ${JSON.stringify(cni.confDir)}
 
 ${opts.extraToml ?? ''}

@@ -6,7 +6,8 @@
 // method, whatever it answers, is measured for the metrics (rpc_metrics.ts).
 import * as grpc from '@grpc/grpc-js';
 import { adminServiceDefinition, imageServiceDefinition, runtimeServiceDefinition, v1alpha2ServerDefinition } from '../../api/cri';
-import { kindOf, StoppingError, type ErrorKind } from '../../errdefs/errors';
+import { clipText, MAX_ERROR_CHARS } from '../../errdefs/clip_text';
+import { kindOf, messageOf, StoppingError, type ErrorKind } from '../../errdefs/errors';
 import { toServiceError } from '../../errdefs/grpc';
 import type { LogFields } from '../../log/logger';
 import type { HandlerRegistry, RegisteredHandler, ServiceName } from './registry';
@@ -51,7 +52,7 @@ function unimplemented(method: string): Partial<grpc.ServiceError> {
 function logFailure(svc: CriService, method: string, fields: LogFields, err: unknown): void {
   // A stop ending a call on purpose is neither the caller's fault nor a failure of berth's.
   const level = err instanceof StoppingError ? 'info' : CALLER_ERRORS.has(kindOf(err)) ? 'warn' : 'error';
-  svc.logger[level]('rpc failed', { method, ...fields, error: err instanceof Error ? err.message : String(err) });
+  svc.logger[level]('rpc failed', { method, ...fields, error: clipText(messageOf(err), MAX_ERROR_CHARS) });
 }
 
 function unaryHandler(svc: CriService, method: string, handler: RegisteredHandler): grpc.handleUnaryCall<unknown, unknown> {

@@ -4,6 +4,7 @@
 import { codec, encodeAny } from '../../api/containerd';
 import type { DeleteResponse, DeleteResponse__Output } from '../../api/gen/containerd/task/v2/DeleteResponse';
 import type { Any__Output } from '../../api/gen/google/protobuf/Any';
+import { clipText } from '../../errdefs/clip_text';
 import { deadlineExceeded, internal, unimplemented } from '../../errdefs/errors';
 import { daemonEnv, runProcess } from '../../sys/process';
 
@@ -55,25 +56,32 @@ async function run(inv: ShimInvocation, tail: string[], stdin: Buffer): Promise<
   });
   // The Go shim's daemon child does not inherit our pipes, so `start` ends when it has printed.
   if (exit.timedOut) throw deadlineExceeded(`${what}: no answer within ${COMMAND_TIMEOUT_MS}ms`);
-  const stderr = exit.stderr.toString('utf8').trim();
+  const stderr = clipText(exit.stderr.toString('utf8').trim());
   if (exit.code !== 0) throw internal(`${what} failed (${exit.signal ?? `exit ${exit.code}`}): ${stderr || 'no output'}`);
   return { stdout: exit.stdout, stderr };
 }
+
+/** Longer than any path Linux takes (PATH_MAX), let alone a socket's (108 bytes): not an address. */
+const MAX_ADDRESS_CHARS = 4096;
 
 /** Parses `start` output: a bare address or {"version":2,"address":...,"protocol":"ttrpc"}. */
 export function parseStartOutput(stdout: string): string {
   const text = stdout.trim();
   if (!text) throw internal('shim start printed no address');
-  if (!text.startsWith('{')) return text;
+  if (!text.startsWith('{')) {
+    if (text.length > MAX_ADDRESS_CHARS) throw internal(`shim start printed ${text.length} characters, not an address: ${clipText(text, 200)}`);
+    return text;
+  }
   let params: { version?: number; address?: string; protocol?: string };
   try {
     params = JSON.parse(text) as typeof params;
   } catch (e) {
-    throw internal(`shim start printed unparsable bootstrap params: ${text}`, e);
+    throw internal(`shim start printed unparsable bootstrap params: ${clipText(text)}`, e);
   }
   if (params.version !== undefined && params.version !== 2) throw unimplemented(`shim bootstrap version ${params.version} is not supported`);
   if (params.protocol !== undefined && params.protocol !== 'ttrpc') throw unimplemented(`shim protocol ${params.protocol} is not supported (ttrpc only)`);
-  if (!params.address) throw internal(`shim start printed no address: ${text}`);
+  if (typeof params.address !== 'string' || params.address === '') throw internal(`shim start printed no address: ${clipText(text)}`);
+  if (params.address.length > MAX_ADDRESS_CHARS) throw internal(`shim start printed an address of ${params.address.length} characters: ${clipText(params.address, 200)}`);
   return params.address;
 }
 
