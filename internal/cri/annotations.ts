@@ -23,5 +23,7 @@ export const SandboxUID = 'io.kubernetes.cri.sandbox-uid';
 export const SandboxName = 'io.kubernetes.cri.sandbox-name';
 export const ContainerName = 'io.kubernetes.cri.container-name';
 export const ImageName = 'io.kubernetes.cri.image-name';
+/** The pause image, under containerd 2.0's key (1.6 and 1.7 write none; image-name is for workloads only). */
+export const SandboxImageName = 'io.kubernetes.cri.podsandbox.image-name';
 export const PodAnnotations = 'io.kubernetes.cri.pod-annotations';
 export const WindowsHostProcess = 'microsoft.com/hostprocess-container';

@@ -1,5 +1,5 @@
-// The pause image: resolved locally, pulled (and unpacked) when missing, as containerd's
-// RunPodSandbox does with sandbox_image.
+// Images as CRI calls resolve them: the pause image (resolved locally, pulled and unpacked when
+// missing, as containerd's RunPodSandbox does with sandbox_image) and a container's image.
 import { isNotFound } from '../errdefs/errors';
 import type { ResolvedImage } from '../images/walk';
 import { unpackImage } from './image_unpack';
@@ -31,4 +31,14 @@ export async function ensureImage(rt: RuntimeDeps, ref: string): Promise<LocalIm
     unpack: async () => undefined, // unpacked below through the same per-chain locks
   });
   return localImage(rt, ref);
+}
+
+/**
+ * The image's name as containerd writes it into a container's image-name annotation (its CRI
+ * image's first reference): the first tag, else the first digest reference, else the ID.
+ * Kubelets before 1.29 create containers by image ID.
+ */
+export async function imageNameOf(rt: RuntimeDeps, id: string): Promise<string> {
+  const image = await rt.images.get(id);
+  return image.repoTags[0] ?? image.repoDigests[0] ?? id;
 }

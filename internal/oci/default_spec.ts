@@ -26,8 +26,7 @@ export function defaultUnixCapabilities(): string[] {
   ];
 }
 
-// containerd's defaults minus /run (its CRI plugin always strips it) plus the read-only cgroup
-// mount the CRI plugin adds for every container: berth has only CRI users.
+// containerd's defaults minus /run (its CRI plugin always strips it): berth has only CRI users.
 function defaultMounts(): Mount[] {
   return [
     { destination: '/proc', type: 'proc', source: 'proc', options: ['nosuid', 'noexec', 'nodev'] },
@@ -41,12 +40,6 @@ function defaultMounts(): Mount[] {
     { destination: '/dev/shm', type: 'tmpfs', source: 'shm', options: ['nosuid', 'noexec', 'nodev', 'mode=1777', 'size=65536k'] },
     { destination: '/dev/mqueue', type: 'mqueue', source: 'mqueue', options: ['nosuid', 'noexec', 'nodev'] },
     { destination: '/sys', type: 'sysfs', source: 'sysfs', options: ['nosuid', 'noexec', 'nodev', 'ro'] },
-    {
-      destination: '/sys/fs/cgroup',
-      type: 'cgroup',
-      source: 'cgroup',
-      options: ['nosuid', 'noexec', 'nodev', 'relatime', 'ro'],
-    },
   ];
 }
 

@@ -5,16 +5,21 @@ import { defaultUnixSpec, type Spec } from '../../oci/spec';
 import type { RuntimeOptions } from './types';
 
 export function initialContainerSpec(id: string, runtime: RuntimeOptions): Spec {
-  if (runtime.baseSpec === undefined) return defaultUnixSpec(id, runtime.namespace);
-  const spec = structuredClone(runtime.baseSpec);
+  const spec = runtime.baseSpec === undefined ? defaultUnixSpec(id, runtime.namespace) : fromBaseSpec(id, runtime.baseSpec, runtime.namespace);
+  // The CRI plugin mounts the cgroup tree read-only into workload containers (WithMounts), never pause.
+  if (!spec.mounts!.some((m) => m.destination === '/sys/fs/cgroup')) {
+    spec.mounts!.push({ destination: '/sys/fs/cgroup', type: 'cgroup', source: 'cgroup', options: ['nosuid', 'noexec', 'nodev', 'relatime', 'ro'] });
+  }
+  return spec;
+}
+
+function fromBaseSpec(id: string, base: Spec, namespace: string): Spec {
+  const spec = structuredClone(base);
   spec.root = { path: 'rootfs' };
   spec.process ??= { user: { uid: 0, gid: 0 }, cwd: '/' };
   spec.mounts = (spec.mounts ?? []).filter((m) => m.destination !== '/run');
-  if (!spec.mounts.some((m) => m.destination === '/sys/fs/cgroup')) {
-    spec.mounts.push({ destination: '/sys/fs/cgroup', type: 'cgroup', source: 'cgroup', options: ['nosuid', 'noexec', 'nodev', 'relatime', 'ro'] });
-  }
   spec.linux ??= {};
   spec.linux.resources ??= {};
-  spec.linux.cgroupsPath = `/${runtime.namespace}/${id}`;
+  spec.linux.cgroupsPath = `/${namespace}/${id}`;
   return spec;
 }

@@ -83,7 +83,8 @@ export function buildContainerSpec(input: ContainerSpecInput): Spec {
   linux.readonlyPaths = [...(sc?.readonly_paths ?? [])];
 
   for (const d of config.devices ?? []) {
-    const access = d.permissions || 'rwm';
+    // As given, as containerd passes it: an empty one is runc's to refuse, never widened to rwm.
+    const access = d.permissions;
     for (const dev of host.devicesAt(d.host_path, d.container_path)) {
       (linux.devices ??= []).push(dev);
       (linux.resources!.devices ??= []).push({ allow: true, type: dev.type, major: dev.major, minor: dev.minor, access });

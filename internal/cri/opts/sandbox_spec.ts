@@ -105,7 +105,7 @@ export function buildSandboxSpec(input: SandboxSpecInput): Spec {
     [annotations.SandboxUID]: config.metadata?.uid ?? '',
     [annotations.SandboxName]: config.metadata?.name ?? '',
     [annotations.SandboxLogDir]: config.log_directory,
-    [annotations.ImageName]: input.imageName,
+    [annotations.SandboxImageName]: input.imageName,
   };
 
   const user = userString('', sc?.run_as_user, sc?.run_as_group, FIELD) || image.User || '';

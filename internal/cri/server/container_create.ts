@@ -22,7 +22,7 @@ import { specImageConfig } from '../image_config';
 import { readRootfsFile } from '../rootfs_file';
 import { resolveRuntimeHandler, specRuntimeOptions } from '../runtime_handler';
 import { sandboxPaths } from '../sandbox_files';
-import { localImage } from '../sandbox_image';
+import { imageNameOf, localImage } from '../sandbox_image';
 import { snapshotGcGate } from '../snapshot_gc';
 import { containerState, type Container } from '../store/container';
 import type { Sandbox } from '../store/sandbox';
@@ -156,9 +156,7 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
         containerConfig: config,
         sandboxConfig,
         imageConfig,
-        // The image as the user wrote it (kubelet >= 1.29 sends the resolved ID in image and the
-        // pod spec's string in user_specified_image), as containerd's image-name annotation.
-        imageName: config.image!.user_specified_image || imageRef,
+        imageName: config.image!.user_specified_image || (await imageNameOf(rt, image.id)),
         sandboxPid,
         targetPid: validateTargetContainer(svc, sandbox.id, config)?.status.pid,
         runtime: { ...specRuntimeOptions(svc.config, runtime), ...features },

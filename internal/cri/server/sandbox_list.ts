@@ -3,7 +3,7 @@
 import type { ListPodSandboxRequest__Output } from '../../api/gen/runtime/v1/ListPodSandboxRequest';
 import type { ListPodSandboxResponse } from '../../api/gen/runtime/v1/ListPodSandboxResponse';
 import type { PodSandbox } from '../../api/gen/runtime/v1/PodSandbox';
-import type { Sandbox } from '../store/sandbox';
+import { reportedRuntimeHandler, type Sandbox } from '../store/sandbox';
 import { matchesLabels } from './filters';
 import { ListViews } from './list_views';
 import { criSandboxState } from './sandbox_status';
@@ -18,7 +18,7 @@ const views = new ListViews<Sandbox, PodSandbox>(
     created_at: s.status.createdAt,
     labels: s.metadata.config.labels,
     annotations: s.metadata.config.annotations,
-    runtime_handler: s.metadata.runtimeHandler,
+    runtime_handler: reportedRuntimeHandler(s.metadata),
   }),
   (s) => criSandboxState(s),
 );

@@ -88,6 +88,7 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
           name,
           config,
           runtimeHandler: runtime.handler,
+          requestedRuntimeHandler: req.runtime_handler,
           runtimeType: runtime.config.runtime_type,
           netnsPath,
           ip: '',

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import type { PodSandboxStatusRequest__Output } from '../../api/gen/runtime/v1/PodSandboxStatusRequest';
 import type { PodSandboxStatusResponse } from '../../api/gen/runtime/v1/PodSandboxStatusResponse';
 import type { PodSandboxStatus } from '../../api/gen/runtime/v1/PodSandboxStatus';
-import type { Sandbox, SandboxMetadata } from '../store/sandbox';
+import { reportedRuntimeHandler, type Sandbox, type SandboxMetadata } from '../store/sandbox';
 import type { CriService } from './service';
 
 export function criSandboxState(sandbox: Sandbox): 'SANDBOX_READY' | 'SANDBOX_NOTREADY' {
@@ -44,7 +44,7 @@ export function toCriSandboxStatus(sandbox: Sandbox): PodSandboxStatus {
     linux: { namespaces: { options: m.config.linux?.security_context?.namespace_options ?? {} } },
     labels: m.config.labels,
     annotations: m.config.annotations,
-    runtime_handler: m.runtimeHandler,
+    runtime_handler: reportedRuntimeHandler(m),
   };
 }
 
@@ -77,11 +77,18 @@ function goSandboxMetadata(m: SandboxMetadata): unknown {
       NetNSPath: m.netnsPath,
       IP: m.ip,
       AdditionalIPs: m.additionalIps.length === 0 ? null : m.additionalIps,
-      RuntimeHandler: m.runtimeHandler,
+      RuntimeHandler: reportedRuntimeHandler(m),
       CNIResult: goCniResult(m.cniResult),
       ProcessLabel: '',
     },
   };
+}
+
+/** The pause task's status as containerd reports it: "deleted" once StopPodSandbox deleted the task. */
+function processStatus(svc: CriService, sandbox: Sandbox): string {
+  if (sandbox.status.state === 'unknown') return 'unknown';
+  if (svc.rt.tasks.get(sandbox.id) === undefined) return 'deleted';
+  return sandbox.status.state === 'ready' ? 'running' : 'stopped';
 }
 
 export async function podSandboxStatus(
@@ -95,14 +102,14 @@ export async function podSandboxStatus(
     response.info = {
       info: JSON.stringify({
         pid: s.pid,
-        processStatus: s.state === 'ready' ? 'running' : s.state === 'unknown' ? 'unknown' : 'stopped',
+        processStatus: processStatus(svc, sandbox),
         netNamespaceClosed: netnsClosed(sandbox),
         netns: m.netnsPath,
         image: m.image,
         imageId: m.imageId,
         snapshotKey: m.snapshotKey,
         snapshotter: 'overlayfs',
-        runtimeHandler: m.runtimeHandler,
+        runtimeHandler: reportedRuntimeHandler(m),
         runtimeType: m.runtimeType,
         cgroupParent: m.cgroupParent,
         exitStatus: s.exitStatus,

@@ -12,7 +12,10 @@ export interface SandboxMetadata {
   id: string;
   name: string;
   config: PodSandboxConfig__Output;
+  /** The handler that runs the pod: the request's, or the default it named by leaving it out. */
   runtimeHandler: string;
+  /** The handler as the request gave it ('' for the default), which statuses report as containerd's do; absent in pods made before. */
+  requestedRuntimeHandler?: string;
   /** Runtime v2 runtime type, e.g. io.containerd.runc.v2. */
   runtimeType: string;
   /** Bind-mounted network namespace; '' for host-network pods. */
@@ -32,6 +35,9 @@ export interface SandboxMetadata {
   /** The pause container's OCI spec, once built (verbose status shows it). */
   runtimeSpec?: unknown;
 }
+
+/** The pod's runtime handler as its statuses report it. */
+export const reportedRuntimeHandler = (m: SandboxMetadata): string => m.requestedRuntimeHandler ?? m.runtimeHandler;
 
 export interface SandboxStatus {
   state: SandboxState;

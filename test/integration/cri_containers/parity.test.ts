@@ -1,5 +1,5 @@
 // Where berth answers as containerd does, seen through the CRI of a real berthd: image_ref in
-// ListContainers, the image-name annotation, stops of unknown IDs, a stopped pod's IP, privileged
+// ListContainers, the image-name annotation (as asked, or the image's first tag), stops of unknown IDs, a stopped pod's IP, privileged
 // /sys, kubelet's hugepage entries, and the RuntimeDefault seccomp profile at work.
 import { callError } from '../../harness/cri_client';
 import { BUSYBOX_IMAGE } from '../../harness/images';
@@ -45,20 +45,35 @@ describe('CRI parity with containerd', () => {
     expect(spec.runtimeSpec.annotations['io.kubernetes.cri.image-name']).toBe(BUSYBOX_IMAGE);
   });
 
+  it("without user_specified_image the image-name annotation is the image's first tag, as containerd's first reference", async () => {
+    // Kubelets before 1.29 create by image ID; crictl by the name the user typed.
+    const image = (await s.client.image.ImageStatus({ image: { image: BUSYBOX_IMAGE } })).image!;
+    const { podId, config: pod } = await s.runPod('imagename');
+    const shortName = BUSYBOX_IMAGE.replace(/^docker\.io\/library\//, '').replace(/:latest$/, '');
+    for (const [name, asked] of [['by-id', image.id], ['by-short-name', shortName]] as const) {
+      const id = await s.create(podId, pod, name, SLEEPER, { image: { image: asked, user_specified_image: '' } });
+      const status = await s.client.runtime.ContainerStatus({ container_id: id, verbose: true });
+      const spec = JSON.parse(status.info.info ?? '{}') as { runtimeSpec: { annotations: Record<string, string> } };
+      expect(spec.runtimeSpec.annotations['io.kubernetes.cri.image-name']).toBe(image.repo_tags[0]);
+    }
+  });
+
   it('StopContainer and StopPodSandbox of an unknown ID answer OK; an empty ID is still refused', async () => {
     await expect(s.client.runtime.StopContainer({ container_id: UNKNOWN_ID, timeout: '0' })).resolves.toEqual({});
     await expect(s.client.runtime.StopPodSandbox({ pod_sandbox_id: UNKNOWN_ID })).resolves.toEqual({});
     expect((await callError(s.client.runtime.StopContainer({ container_id: '', timeout: '0' }))).details).toMatch(/must not be empty/);
   });
 
-  it('a stopped pod reports no IP', async () => {
+  it('a stopped pod reports no IP, and its pause task deleted', async () => {
     const { podId } = await s.runPod('stopped-ip');
     const running = (await s.client.runtime.PodSandboxStatus({ pod_sandbox_id: podId })).status!;
     expect(running.network?.ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     await s.client.runtime.StopPodSandbox({ pod_sandbox_id: podId });
-    const stopped = (await s.client.runtime.PodSandboxStatus({ pod_sandbox_id: podId })).status!;
-    expect(stopped.state).toBe('SANDBOX_NOTREADY');
-    expect(stopped.network).toEqual({ ip: '', additional_ips: [] });
+    const { status: stopped, info } = await s.client.runtime.PodSandboxStatus({ pod_sandbox_id: podId, verbose: true });
+    expect(stopped!.state).toBe('SANDBOX_NOTREADY');
+    // The pause task is deleted by the stop, which containerd's verbose status says.
+    expect((JSON.parse(info.info ?? '{}') as { processStatus: string }).processStatus).toBe('deleted');
+    expect(stopped!.network).toEqual({ ip: '', additional_ips: [] });
   });
 
   it('a privileged container sees /sys read-write; an ordinary one read-only', async () => {
@@ -106,5 +121,27 @@ describe('CRI parity with containerd', () => {
     const adjtimex = await exec(id, ['adjtimex']);
     expect(adjtimex).toMatchObject({ exit: 0, stderr: '' });
     expect(adjtimex.stdout).toMatch(/freq\.adjust/);
+  });
+
+  it('a pod reports its runtime handler as the request named it, and its pause spec has no cgroup mount', async () => {
+    for (const handler of ['', 'runc']) {
+      const config = s.podConfig(`handler-${handler || 'default'}`);
+      const { pod_sandbox_id: id } = await s.client.runtime.RunPodSandbox({ config, runtime_handler: handler });
+      const status = await s.client.runtime.PodSandboxStatus({ pod_sandbox_id: id, verbose: true });
+      expect(status.status?.runtime_handler).toBe(handler);
+      const info = JSON.parse(status.info.info ?? '{}') as { runtimeHandler: string; runtimeSpec: { mounts: Array<{ destination: string }> } };
+      expect(info.runtimeHandler).toBe(handler);
+      expect(info.runtimeSpec.mounts.map((m) => m.destination)).not.toContain('/sys/fs/cgroup');
+      const { items } = await s.client.runtime.ListPodSandbox({ filter: { id } });
+      expect(items.map((p) => p.runtime_handler)).toEqual([handler]);
+    }
+  });
+
+  it('a device asked with no permissions is not widened to rwm: runc refuses it at start, as under containerd', async () => {
+    const { podId, config: pod } = await s.runPod('device-perms');
+    const devices = [{ host_path: '/dev/null', container_path: '/dev/xnull', permissions: '' }];
+    const id = await s.create(podId, pod, 'main', SLEEPER, { devices });
+    const err = await callError(s.client.runtime.StartContainer({ container_id: id }));
+    expect(err.details).toMatch(/device access .*cannot be empty/);
   });
 });

@@ -112,7 +112,7 @@ conf_dir = ${JSON.stringify(cni.confDir)}
     expect(info.cniResult?.Routes).toContainEqual(expect.objectContaining({ dst: '0.0.0.0/0' }));
 
     expect(info.sandboxMetadata.Version).toBe('v1');
-    expect(info.sandboxMetadata.Metadata).toMatchObject({ ID: podId, NetNSPath: info.netns, IP: ip, RuntimeHandler: 'runc', CNIResult: info.cniResult });
+    expect(info.sandboxMetadata.Metadata).toMatchObject({ ID: podId, NetNSPath: info.netns, IP: ip, RuntimeHandler: '', CNIResult: info.cniResult });
     expect(info.sandboxMetadata.Metadata.Name).toContain(config.metadata!.name);
     expect(info.sandboxMetadata.Metadata.Config.metadata.name).toBe(config.metadata!.name);
 

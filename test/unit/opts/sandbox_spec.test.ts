@@ -82,7 +82,7 @@ describe('buildSandboxSpec', () => {
       'io.kubernetes.cri.sandbox-uid': 'uid-1234',
       'io.kubernetes.cri.sandbox-name': 'web',
       'io.kubernetes.cri.sandbox-log-directory': '/var/log/pods/default_web_uid-1234',
-      'io.kubernetes.cri.image-name': 'registry.k8s.io/pause:3.9',
+      'io.kubernetes.cri.podsandbox.image-name': 'registry.k8s.io/pause:3.9',
     });
   });
 
@@ -96,6 +96,13 @@ describe('buildSandboxSpec', () => {
     const sysOptions = (privileged: boolean) => buildSandboxSpec(sandboxInput({ config: podConfig({}, { privileged }) })).mounts?.find((m) => m.destination === '/sys')?.options;
     expect(sysOptions(false)).toEqual(['nosuid', 'noexec', 'nodev', 'ro']);
     expect(sysOptions(true)).toEqual(['nosuid', 'noexec', 'nodev', 'rw']);
+  });
+
+  it('gives pause no cgroup mount, as containerd adds it to workload containers only', () => {
+    for (const privileged of [false, true]) {
+      const spec = buildSandboxSpec(sandboxInput({ config: podConfig({}, { privileged }) }));
+      expect(spec.mounts?.map((m) => m.destination)).not.toContain('/sys/fs/cgroup');
+    }
   });
 
   it('refuses a pause image with nothing to run', () => {
