@@ -13,6 +13,7 @@ import { containerState, type Container } from '../store/container';
 import { nowNanos } from '../store/time';
 import { crashPoint } from '../util/crash_points';
 import { stopContainerLocked } from './container_stop';
+import { callSignal, type CallEnd } from '../util/call_signal';
 import { hookContainer, hookSandbox } from './hook_views';
 import type { CriService } from './service';
 
@@ -25,13 +26,13 @@ function setRemoving(container: Container): void {
   container.removing = true;
 }
 
-async function removeLocked(svc: CriService, container: Container): Promise<void> {
+async function removeLocked(svc: CriService, container: Container, callEnded: AbortSignal | undefined): Promise<void> {
   const rt = svc.rt;
   const { id, metadata: m } = container;
   const state = containerState(container.status);
   if (state === 'CONTAINER_RUNNING' || state === 'CONTAINER_UNKNOWN') {
     svc.logger.info('forcibly stopping container before removal', { containerId: id });
-    await stopContainerLocked(svc, container, 0);
+    await stopContainerLocked(svc, container, 0, callEnded);
   }
   setRemoving(container);
   try {
@@ -62,13 +63,18 @@ async function removeLocked(svc: CriService, container: Container): Promise<void
   }
 }
 
-export async function removeContainer(svc: CriService, req: RemoveContainerRequest__Output): Promise<RemoveContainerResponse> {
+export function removeContainer(svc: CriService, req: RemoveContainerRequest__Output, call: CallEnd): Promise<RemoveContainerResponse> {
+  return removeContainerUntil(svc, req, callSignal(call));
+}
+
+/** RemoveContainer, a forced stop's wait ending when `callEnded` aborts. */
+export async function removeContainerUntil(svc: CriService, req: RemoveContainerRequest__Output, callEnded?: AbortSignal): Promise<RemoveContainerResponse> {
   const rt = svc.rt;
   const container = rt.containers.find(req.container_id);
   if (!container) return {};
   const removed = await rt.locks.run(container.id, async () => {
     if (rt.containers.tryGet(container.id) !== container) return false; // removed while we waited
-    await removeLocked(svc, container);
+    await removeLocked(svc, container, callEnded);
     return true;
   });
   if (!removed) return {};

@@ -13,6 +13,7 @@ import type { CriTask } from '../tasks/types';
 import { hookContainer, hookSandbox } from './hook_views';
 import type { CriService, RuntimeDeps } from './service';
 import { recordContainerExit } from './task_monitor';
+import { callSignal, unlessEnded, type CallEnd } from '../util/call_signal';
 import { settledWithin } from '../util/settled';
 
 const SIGKILL = 9;
@@ -127,8 +128,11 @@ function recordUnknownExit(svc: CriService, container: Container): void {
 /**
  * Stops a running container: its stop signal, `timeoutSec` seconds for it to exit, then SIGKILL to
  * every process of it. A container not running is left alone. Caller holds the container's lock.
+ * The wait for the exit ends when `callEnded` aborts (a shim that cannot deliver it, e.g. behind a
+ * hung `runc exec`, would hold the lock forever), as containerd's waitContainerStop ends with the
+ * request's context: the exit watcher goes on, and the caller's retry finds it.
  */
-export async function stopContainerLocked(svc: CriService, container: Container, timeoutSec: number): Promise<void> {
+export async function stopContainerLocked(svc: CriService, container: Container, timeoutSec: number, callEnded?: AbortSignal): Promise<void> {
   const rt = svc.rt;
   const { id } = container;
   const log = svc.logger.with({ containerId: id });
@@ -137,8 +141,9 @@ export async function stopContainerLocked(svc: CriService, container: Container,
 
   const task = rt.tasks.get(id);
   let recorded = containerExitRecorded(rt, id);
+  const exitOf = (p: Promise<void>) => unlessEnded(p, callEnded, `waiting for container ${id} to exit`);
   if (!task) {
-    if (recorded) return recorded;
+    if (recorded) return exitOf(recorded);
     if (state === 'CONTAINER_UNKNOWN') recordUnknownExit(svc, container);
     else log.warn('running container has no task; nothing to stop');
     return;
@@ -157,20 +162,25 @@ export async function stopContainerLocked(svc: CriService, container: Container,
     }
     log.info('stopping container', { signal, timeoutSec });
     await signalTask(task, signal, false);
-    if (await settledWithin(recorded, timeoutSec * 1000)) return;
+    if (await settledWithin(exitOf(recorded), timeoutSec * 1000)) return;
     log.info('container did not stop in time; killing it', { timeoutSec });
   }
   await signalTask(task, SIGKILL, true);
-  await recorded;
+  await exitOf(recorded);
 }
 
 /** StopContainer is idempotent: an ID nobody knows (removed already) answers OK, as newer CRI semantics (and critest) want. */
-export async function stopContainer(svc: CriService, req: StopContainerRequest__Output): Promise<StopContainerResponse> {
+export function stopContainer(svc: CriService, req: StopContainerRequest__Output, call: CallEnd): Promise<StopContainerResponse> {
+  return stopContainerUntil(svc, req, callSignal(call));
+}
+
+/** StopContainer, its waits ending when `callEnded` aborts. */
+export async function stopContainerUntil(svc: CriService, req: StopContainerRequest__Output, callEnded?: AbortSignal): Promise<StopContainerResponse> {
   const rt = svc.rt;
   const container = rt.containers.find(req.container_id);
   if (!container) return {};
   const timeoutSec = Math.max(0, Number(req.timeout) || 0);
-  await rt.locks.run(container.id, () => stopContainerLocked(svc, container, timeoutSec));
+  await rt.locks.run(container.id, () => stopContainerLocked(svc, container, timeoutSec, callEnded));
   const sandbox = rt.sandboxes.tryGet(container.metadata.sandboxId);
   if (sandbox) {
     await rt.hooks.stopContainer?.(hookSandbox(sandbox), hookContainer(container)).catch((err: unknown) => {

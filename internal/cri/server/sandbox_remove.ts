@@ -4,25 +4,28 @@ import type { RemovePodSandboxRequest__Output } from '../../api/gen/runtime/v1/R
 import type { RemovePodSandboxResponse } from '../../api/gen/runtime/v1/RemovePodSandboxResponse';
 import { isNotFound } from '../../errdefs/errors';
 import { nowNanos } from '../store/time';
-import { removeContainer } from './container_remove';
+import { removeContainerUntil } from './container_remove';
 import { hookSandbox } from './hook_views';
 import { stopSandbox } from './sandbox_stop';
 import type { CriService } from './service';
+import { callSignal, type CallEnd } from '../util/call_signal';
 import { crashPoint } from '../util/crash_points';
 import { removeTreeSync } from '../../fs/remove_tree';
 
 export async function removePodSandbox(
   svc: CriService,
   req: RemovePodSandboxRequest__Output,
+  call: CallEnd,
 ): Promise<RemovePodSandboxResponse> {
   const rt = svc.rt;
   const sandbox = rt.sandboxes.find(req.pod_sandbox_id);
   if (!sandbox) return {};
+  const callEnded = callSignal(call);
   // Stopping is idempotent and makes sure nothing of the pod still runs or holds the network.
-  await stopSandbox(svc, sandbox);
+  await stopSandbox(svc, sandbox, callEnded);
 
   for (const c of rt.containers.listBySandbox(sandbox.id)) {
-    await removeContainer(svc, { container_id: c.id });
+    await removeContainerUntil(svc, { container_id: c.id }, callEnded);
   }
 
   await rt.locks.run(sandbox.id, async () => {

@@ -9,30 +9,32 @@ import { sandboxShmPath, unmountSandboxShm } from '../sandbox_files';
 import type { Sandbox } from '../store/sandbox';
 import { nowNanos } from '../store/time';
 import { containerState } from '../store/container';
-import { stopContainer } from './container_stop';
+import { stopContainerUntil } from './container_stop';
 import { hookSandbox } from './hook_views';
 import { podNetworkRequest } from './sandbox_run';
 import type { CriService } from './service';
 import { recordSandboxExit } from './task_monitor';
+import { callSignal, unlessEnded, type CallEnd } from '../util/call_signal';
 import { crashPoint } from '../util/crash_points';
 
 const SIGKILL = 9;
 
 /** Idempotent: an unknown (already removed) pod answers OK, as newer CRI semantics (and critest) want. */
-export async function stopPodSandbox(svc: CriService, req: StopPodSandboxRequest__Output): Promise<StopPodSandboxResponse> {
+export async function stopPodSandbox(svc: CriService, req: StopPodSandboxRequest__Output, call: CallEnd): Promise<StopPodSandboxResponse> {
   const sandbox = svc.rt.sandboxes.find(req.pod_sandbox_id);
   if (!sandbox) return {};
-  await stopSandbox(svc, sandbox);
+  await stopSandbox(svc, sandbox, callSignal(call));
   return {};
 }
 
-export async function stopSandbox(svc: CriService, sandbox: Sandbox): Promise<void> {
+/** Stops the pod; waits for exits end when `callEnded` aborts (a retry finishes the job). */
+export async function stopSandbox(svc: CriService, sandbox: Sandbox, callEnded?: AbortSignal): Promise<void> {
   const rt = svc.rt;
   const log = svc.logger.with({ podSandboxId: sandbox.id });
   // Containers first (containerd stops them with no grace period: kubelet already gave each one its own).
   for (const c of rt.containers.listBySandbox(sandbox.id)) {
     if (containerState(c.status) === 'CONTAINER_RUNNING') {
-      await stopContainer(svc, { container_id: c.id, timeout: '0' });
+      await stopContainerUntil(svc, { container_id: c.id, timeout: '0' }, callEnded);
     }
   }
 
@@ -42,7 +44,7 @@ export async function stopSandbox(svc: CriService, sandbox: Sandbox): Promise<vo
     const task = rt.tasks.get(sandbox.id);
     if (task) {
       await task.kill(SIGKILL, true).catch((err: unknown) => log.debug('kill pause', { error: err }));
-      const exit = await task.exited;
+      const exit = await unlessEnded(task.exited, callEnded, `waiting for the pause of pod ${sandbox.id} to exit`);
       recordSandboxExit(svc, sandbox.id, exit);
       await task.delete();
     } else if (sandbox.status.state !== 'notready') {

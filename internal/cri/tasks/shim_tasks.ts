@@ -11,6 +11,7 @@ import type { RuntimeV2 } from '../../runtime/v2/runtime';
 import { Bundle } from '../../runtime/v2/bundle';
 import { CRI_NAMESPACE, type ResolvedRuntime } from '../runtime_handler';
 import { afterMs } from '../util/after_ms';
+import { unlessEnded } from '../util/call_signal';
 import { DEFAULT_RUNC_ROOT, removeUnfinishedCreate } from './unfinished_create';
 import type { CriTask, TaskExecOptions, ExecProcess, NewTask, TaskExit, TaskService } from './types';
 
@@ -77,15 +78,34 @@ class ShimTask implements CriTask {
     if (this.execs.has(proc.execId)) throw failedPrecondition(`exec ${proc.execId} already exists in ${this.id}`);
     const shimExec = await this.task.exec(proc.execId, proc.process, proc.stdio);
     this.execs.set(proc.execId, shimExec);
+    const what = `running ${JSON.stringify(proc.process.args ?? [])} in ${this.id}`;
+    const exited = shimExec.wait();
+    exited.catch(() => undefined);
+    // Once the process has exited (or was killed and waited for), removing it from the shim waits
+    // for its output (see TaskExecOptions.outputDone), and the caller need not wait for it: that
+    // takes 1-4 ms off every exec probe.
+    let forget = () => {
+      const remove = () => void shimExec.delete().catch((err: unknown) => this.log.debug('exec delete', { execId: proc.execId, error: messageOf(err) }));
+      void (opts.outputDone ?? Promise.resolve()).then(remove, remove);
+    };
     try {
-      const exited = shimExec.wait();
-      exited.catch(() => undefined);
-      await shimExec.start().catch(async (err: unknown) => {
-        // Whatever made Start fail, the process may run (or be about to): the shim handles a Kill
-        // after the Start it queues behind, so the process never outlives our interest in it.
-        await shimExec.kill(SIGKILL).catch(() => undefined);
+      const started = shimExec.start();
+      try {
+        // A Start has no deadline (task_client.ts), but its caller may leave: a `runc exec` that
+        // hangs must not hold the call, its FIFOs and the container's stop behind it forever.
+        await unlessEnded(started, opts.signal, `starting ${what}`);
+      } catch (err) {
+        // Whatever made Start fail or its caller leave, the process may run (or be about to): it is
+        // killed once the Start settles (the shim handles a Kill after the Start it queues behind),
+        // so it never outlives our interest in it, and only then removed from the shim.
+        const kill = () => shimExec.kill(SIGKILL).catch(() => undefined);
+        const killed = started.then(kill, kill);
+        const remove = forget;
+        forget = () => void killed.then(() => exited).then(remove, remove);
+        // A caller that left waits for nothing; a failed Start has settled, so its kill is quick.
+        if (opts.signal?.aborted !== true) await killed;
         throw err;
-      });
+      }
       opts.onStarted?.();
       const { timeoutMs, signal } = opts;
       if ((timeoutMs === undefined || timeoutMs <= 0) && signal === undefined) return toExit(await exited);
@@ -105,16 +125,11 @@ class ShimTask implements CriTask {
       if (first !== 'timeout' && first !== 'canceled') return toExit(first);
       await shimExec.kill(SIGKILL).catch(() => undefined);
       await exited.catch(() => undefined);
-      const what = `running ${JSON.stringify(proc.process.args ?? [])} in ${this.id}`;
       if (first === 'canceled') throw canceled(`the caller went away ${what}`);
       throw deadlineExceeded(`timeout ${timeoutMs}ms exceeded ${what}`);
     } finally {
       this.execs.delete(proc.execId);
-      // The process has exited (or was killed and waited for). Removing it from the shim waits for
-      // its output (see TaskExecOptions.outputDone), and the caller need not wait for it: that takes
-      // 1-4 ms off every exec probe.
-      const forget = () => void shimExec.delete().catch((err: unknown) => this.log.debug('exec delete', { execId: proc.execId, error: messageOf(err) }));
-      void (opts.outputDone ?? Promise.resolve()).then(forget, forget);
+      forget();
     }
   }
 

@@ -1,6 +1,7 @@
 // The end of a gRPC call as an AbortSignal: a client that cancels, disconnects or runs out of its
 // deadline ends what the call started, as containerd's handlers end with their request's context.
 import type { ServerUnaryCall } from '@grpc/grpc-js';
+import { canceled } from '../../errdefs/errors';
 
 /** What of a unary call tells that it ended. */
 export type CallEnd = Pick<ServerUnaryCall<unknown, unknown>, 'once' | 'cancelled'>;
@@ -11,4 +12,20 @@ export function callSignal(call: CallEnd): AbortSignal {
   if (call.cancelled) ended.abort();
   else call.once('cancelled', () => ended.abort());
   return ended.signal;
+}
+
+/**
+ * `work`'s outcome, unless `ended` aborts first: then a Canceled error saying what was being
+ * waited for, while `work` goes on unwatched (the caller arranges what must follow it). A call
+ * waiting on a shim that cannot answer ends with its caller, as containerd's waits end with the
+ * request's context, instead of holding its locks forever.
+ */
+export function unlessEnded<T>(work: Promise<T>, ended: AbortSignal | undefined, waitingFor: string): Promise<T> {
+  if (ended === undefined) return work;
+  if (ended.aborted) return Promise.reject(canceled(`the caller went away while ${waitingFor}`));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(canceled(`the caller went away while ${waitingFor}`));
+    ended.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => ended.removeEventListener('abort', onAbort));
+  });
 }
