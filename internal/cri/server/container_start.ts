@@ -111,7 +111,7 @@ async function startLocked(svc: CriService, container: Container): Promise<void>
   const { id, metadata: m } = container;
   const log = svc.logger.with({ containerId: id, podSandboxId: m.sandboxId });
   const sandbox = rt.sandboxes.get(m.sandboxId);
-  if (sandbox.status.state !== 'ready') throw failedPrecondition(`sandbox container ${sandbox.id} is not running`);
+  if (sandbox.status.state !== 'ready' || sandbox.stopping) throw failedPrecondition(`sandbox container ${sandbox.id} is not running`);
   // The spec names the target's /proc/<pid>/ns/pid: a target gone since create would leave that
   // path to whatever process gets its PID next.
   validateTargetContainer(svc, sandbox.id, m.config);

@@ -29,7 +29,6 @@ export async function removePodSandbox(
   }
 
   await rt.locks.run(sandbox.id, async () => {
-    sandbox.removing = true;
     await rt.tasks.get(sandbox.id)?.delete();
     await rt.snapshotter.remove(sandbox.metadata.snapshotKey).catch((err: unknown) => {
       if (!isNotFound(err)) throw err;

@@ -31,9 +31,12 @@ export async function stopPodSandbox(svc: CriService, req: StopPodSandboxRequest
 export async function stopSandbox(svc: CriService, sandbox: Sandbox, callEnded?: AbortSignal): Promise<void> {
   const rt = svc.rt;
   const log = svc.logger.with({ podSandboxId: sandbox.id });
+  // No start begins from here on; one already under way holds its container's lock, which the stop
+  // below waits for, and then finds the container running. (containerd 1.6 leaves this window open.)
+  sandbox.stopping = true;
   // Containers first (containerd stops them with no grace period: kubelet already gave each one its own).
   for (const c of rt.containers.listBySandbox(sandbox.id)) {
-    if (containerState(c.status) === 'CONTAINER_RUNNING') {
+    if (containerState(c.status) === 'CONTAINER_RUNNING' || c.starting) {
       await stopContainerUntil(svc, { container_id: c.id, timeout: '0' }, callEnded);
     }
   }

@@ -48,8 +48,11 @@ export interface SandboxStatus {
 }
 
 export interface Sandbox extends StoredRecord<SandboxMetadata, SandboxStatus> {
-  /** In memory only: set while StopPodSandbox/RemovePodSandbox run. */
-  removing: boolean;
+  /**
+   * In memory only: set once StopPodSandbox (or RemovePodSandbox) began. From then on no container
+   * of the pod starts, so none can run on in a pod whose stop answered OK.
+   */
+  stopping: boolean;
 }
 
 export class SandboxStore extends RecordStore<SandboxMetadata, SandboxStatus, Sandbox> {
@@ -57,13 +60,13 @@ export class SandboxStore extends RecordStore<SandboxMetadata, SandboxStatus, Sa
     super(
       db,
       { table: 'sandboxes', what: 'sandbox' },
-      (row, metadata, status) => ({ id: String(row.id), name: String(row.name), metadata, status, removing: false }),
+      (row, metadata, status) => ({ id: String(row.id), name: String(row.name), metadata, status, stopping: false }),
       (s) => s.metadata.config.labels,
     );
   }
 
   add(metadata: SandboxMetadata, status: SandboxStatus): Sandbox {
-    const sandbox: Sandbox = { id: metadata.id, name: metadata.name, metadata, status, removing: false };
+    const sandbox: Sandbox = { id: metadata.id, name: metadata.name, metadata, status, stopping: false };
     this.insert(sandbox, { config: toJSON(metadata.config), created_at: Date.now() });
     return sandbox;
   }
