@@ -1,5 +1,7 @@
 // Parsing plugin results into one shape and reading the pod's addresses out of them, as go-cni's
 // GetCNIResultFromResults and the CRI plugin's selectPodIPs do.
+import { isIP } from 'node:net';
+import { clipText } from '../errdefs/clip_text';
 import { internal } from '../errdefs/errors';
 import type { CniDNS, CniIPConfig, CniInterface, CniResult, CniRoute } from './types';
 
@@ -10,13 +12,33 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 const strList = (v: unknown): string[] | undefined =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
 
-function parseRoutes(value: unknown): CniRoute[] {
+/** `address` if it is an IP/prefix (libcni decodes it with net.ParseCIDR and refuses the result otherwise). */
+function cidr(address: string, plugin: string, what: string): string {
+  const slash = address.lastIndexOf('/');
+  const ip = address.slice(0, slash);
+  const family = slash < 0 ? 0 : isIP(ip);
+  const prefix = address.slice(slash + 1);
+  if (family === 0 || !/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128)) {
+    throw internal(`CNI plugin "${plugin}" result: ${what} ${JSON.stringify(clipText(address, 100))} is not an IP address with a prefix length`);
+  }
+  return address;
+}
+
+/** `address` if it is an IP address (or absent). */
+function ipOrAbsent(address: string | undefined, plugin: string, what: string): string | undefined {
+  if (address !== undefined && isIP(address) === 0) {
+    throw internal(`CNI plugin "${plugin}" result: ${what} ${JSON.stringify(clipText(address, 100))} is not an IP address`);
+  }
+  return address;
+}
+
+function parseRoutes(value: unknown, plugin: string): CniRoute[] {
   if (!Array.isArray(value)) return [];
   return value.filter(isObject).flatMap((r) => {
     const dst = str(r.dst);
     if (!dst) return [];
-    const gw = str(r.gw);
-    return [{ dst, ...(gw ? { gw } : {}) }];
+    const gw = ipOrAbsent(str(r.gw), plugin, 'route gateway');
+    return [{ dst: cidr(dst, plugin, 'route destination'), ...(gw ? { gw } : {}) }];
   });
 }
 
@@ -35,15 +57,15 @@ function parseDns(value: unknown): CniDNS {
 }
 
 /** 0.1.0/0.2.0 results carry ip4/ip6 objects and no interfaces. */
-function fromLegacy(json: Json, version: string): CniResult {
+function fromLegacy(json: Json, version: string, plugin: string): CniResult {
   const ips: CniIPConfig[] = [];
   const routes: CniRoute[] = [];
   for (const key of ['ip4', 'ip6']) {
     const ip = json[key];
     if (!isObject(ip) || !str(ip.ip)) continue;
-    const gateway = str(ip.gateway);
-    ips.push({ address: ip.ip as string, ...(gateway ? { gateway } : {}) });
-    routes.push(...parseRoutes(ip.routes));
+    const gateway = ipOrAbsent(str(ip.gateway), plugin, 'gateway');
+    ips.push({ address: cidr(ip.ip as string, plugin, 'address'), ...(gateway ? { gateway } : {}) });
+    routes.push(...parseRoutes(ip.routes, plugin));
   }
   return { cniVersion: version, interfaces: [], ips, routes, dns: parseDns(json.dns), raw: json };
 }
@@ -51,7 +73,7 @@ function fromLegacy(json: Json, version: string): CniResult {
 /** Normalizes a plugin's ADD output; Internal naming the plugin when it is not a result. */
 export function parseResult(json: Json, plugin: string): CniResult {
   const version = str(json.cniVersion) ?? '0.1.0';
-  if (version.startsWith('0.1.') || version.startsWith('0.2.')) return fromLegacy(json, version);
+  if (version.startsWith('0.1.') || version.startsWith('0.2.')) return fromLegacy(json, version, plugin);
   const interfaces: CniInterface[] = [];
   if (json.interfaces !== undefined && !Array.isArray(json.interfaces)) {
     throw internal(`CNI plugin "${plugin}" result: "interfaces" is not a list`);
@@ -65,11 +87,12 @@ export function parseResult(json: Json, plugin: string): CniResult {
   const ips: CniIPConfig[] = [];
   for (const ip of Array.isArray(json.ips) ? json.ips : []) {
     if (!isObject(ip) || !str(ip.address)) throw internal(`CNI plugin "${plugin}" result: ip without an address`);
-    const gateway = str(ip.gateway);
+    const gateway = ipOrAbsent(str(ip.gateway), plugin, 'gateway');
     const index = typeof ip.interface === 'number' ? ip.interface : undefined;
-    ips.push({ address: ip.address as string, ...(gateway ? { gateway } : {}), ...(index !== undefined ? { interface: index } : {}) });
+    const address = cidr(ip.address as string, plugin, 'address');
+    ips.push({ address, ...(gateway ? { gateway } : {}), ...(index !== undefined ? { interface: index } : {}) });
   }
-  return { cniVersion: version, interfaces, ips, routes: parseRoutes(json.routes), dns: parseDns(json.dns), raw: json };
+  return { cniVersion: version, interfaces, ips, routes: parseRoutes(json.routes, plugin), dns: parseDns(json.dns), raw: json };
 }
 
 /** One address of a pod interface, split from its CIDR. */

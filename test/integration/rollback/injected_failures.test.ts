@@ -1,6 +1,6 @@
 // Rollback under injected failures, through the CRI (issue: "every step undoes what it did"): a CNI
-// plugin that fails, a runc that fails create, a spec that cannot be built after the snapshot was
-// prepared. After each: no name reserved (the same request succeeds once the fault is gone), and
+// plugin that fails, one whose result has no IP for an address, a runc that fails create, a spec
+// that cannot be built after the snapshot was prepared. After each: no name reserved (the same request succeeds once the fault is gone), and
 // leaks() finds nothing — no netns, mount, snapshot, FIFO dir, row, shim or process.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
@@ -64,6 +64,24 @@ BinaryName = ${JSON.stringify(join(dir, 'failing-runc'))}
     expect(pod_sandbox_id).toMatch(/^[0-9a-f]{64}$/);
     await env.removeAll();
     expect(leaks(env.host())).toEqual([]);
+  });
+
+  it('a CNI result whose address is no IP: RunPodSandbox fails naming it (as libcni refuses it), nothing is left', async () => {
+    // ADD answers an address that is not one; DEL (the undo) succeeds.
+    env.cni.writePlugin(
+      'absurd-ip',
+      `#!/bin/sh\ncat >/dev/null\n[ "$CNI_COMMAND" = ADD ] && printf '%s' '{"cniVersion":"1.0.0","interfaces":[{"name":"eth0","sandbox":"'"$CNI_NETNS"'"}],"ips":[{"interface":0,"address":"hello world; rm -rf /"}]}'\nexit 0\n`,
+    );
+    const conf = join(env.cni.confDir, '00-absurd.conflist');
+    writeFileSync(conf, JSON.stringify({ cniVersion: '1.0.0', name: 'absurd', plugins: [{ type: 'absurd-ip' }] }));
+    try {
+      const err = await callError(env.client.runtime.RunPodSandbox({ config: env.podConfig('absurd-ip') }, deadline()));
+      expect(err.details).toMatch(/CNI plugin "absurd-ip" result: address "hello world; rm -rf \/" is not an IP address/);
+      expect((await env.client.runtime.ListPodSandbox({})).items).toEqual([]);
+      expect(leaks(env.host())).toEqual([]);
+    } finally {
+      rmSync(conf, { force: true });
+    }
   });
 
   it('a runc that fails create: RunPodSandbox fails naming it, nothing is left', async () => {
