@@ -1,7 +1,8 @@
 // Rollback under injected failures, through the CRI (issue: "every step undoes what it did"): a CNI
 // plugin that fails, one whose result has no IP for an address, a runc that fails create, a spec
-// that cannot be built after the snapshot was prepared. After each: no name reserved (the same request succeeds once the fault is gone), and
-// leaks() finds nothing — no netns, mount, snapshot, FIFO dir, row, shim or process.
+// that cannot be built after the snapshot was prepared. After each: no name reserved (the same
+// request succeeds once the fault is gone), and leaks() finds nothing — no netns, mount, snapshot,
+// FIFO dir, row, shim or process.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
