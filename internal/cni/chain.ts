@@ -1,5 +1,6 @@
 // One network's plugin chain, as libcni runs it: ADD through the plugins in order, each given the
 // previous plugin's result; DEL in reverse order; CHECK (spec >= 0.4.0) in order with the cached result.
+import { boundedBy } from '../deadline/bounded';
 import { internal } from '../errdefs/errors';
 import { execPlugin, type CniCommand } from './exec';
 import { parseResult } from './result';
@@ -7,7 +8,10 @@ import type { CniResult, NetworkConfigList, PluginConf, RuntimeConf } from './ty
 
 export interface ChainOptions {
   binDirs: string[];
+  /** Each plugin's bound. */
   timeoutMs: number;
+  /** The caller's deadline (ms since the epoch), which shortens that bound. */
+  deadlineMs?: number;
 }
 
 /** Compares dotted versions numerically: negative when a < b. */
@@ -66,7 +70,7 @@ function run(
     ifName: rt.ifName,
     cniArgs: joinCniArgs(rt.args),
     stdin,
-    timeoutMs: opts.timeoutMs,
+    timeoutMs: boundedBy(opts.timeoutMs, opts.deadlineMs),
   });
 }
 

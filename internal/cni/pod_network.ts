@@ -34,6 +34,8 @@ export interface PodNetworkRequest extends PodCapabilities {
   podName: string;
   podNamespace: string;
   podUid: string;
+  /** When the caller needs the setup done by (ms since the epoch); teardowns have none. */
+  deadlineMs?: number;
 }
 
 /** What setup learned about the pod's network, merged over all its networks. */
@@ -172,7 +174,8 @@ export class CniManager {
   /** ADD of one network list, its result cached for DEL and CHECK. */
   private async attach(req: PodNetworkRequest, att: Attachment): Promise<CniResult> {
     const rt = this.runtimeConf(req, req.netnsPath, att.ifName);
-    const res = await addNetworkList(att.list, rt, this.chain);
+    // The undo of a failed setup (detach) is not the caller's to bound: it runs to its own end.
+    const res = await addNetworkList(att.list, rt, { ...this.chain, deadlineMs: req.deadlineMs });
     this.cache.save({
       kind: 'cniCacheV1',
       containerId: req.id,

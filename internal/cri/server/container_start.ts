@@ -17,6 +17,7 @@ import { containerState, type Container } from '../store/container';
 import { nowNanos } from '../store/time';
 import type { CriTask } from '../tasks/types';
 import { CleanupStack } from '../util/cleanup';
+import { callDeadlineMs, type CallDeadline } from '../util/call_signal';
 import { crashPoint } from '../util/crash_points';
 import { validateTargetContainer } from './container_create';
 import { watchContainerExit } from './container_stop';
@@ -35,14 +36,14 @@ function setStarting(container: Container): void {
   container.starting = true;
 }
 
-export async function startContainer(svc: CriService, req: StartContainerRequest__Output): Promise<StartContainerResponse> {
+export async function startContainer(svc: CriService, req: StartContainerRequest__Output, call: CallDeadline): Promise<StartContainerResponse> {
   const rt = svc.rt;
   const container = rt.containers.get(req.container_id);
   const id = container.id;
   return rt.locks.run(id, async () => {
     setStarting(container);
     try {
-      await startLocked(svc, container);
+      await startLocked(svc, container, callDeadlineMs(call));
     } catch (err) {
       markStartError(svc, container, err);
       throw wrap(err, `start container ${id}`);
@@ -106,7 +107,7 @@ function markStartError(svc: CriService, container: Container, err: unknown): vo
   }
 }
 
-async function startLocked(svc: CriService, container: Container): Promise<void> {
+async function startLocked(svc: CriService, container: Container, deadlineMs: number | undefined): Promise<void> {
   const rt = svc.rt;
   const { id, metadata: m } = container;
   const log = svc.logger.with({ containerId: id, podSandboxId: m.sandboxId });
@@ -137,6 +138,7 @@ async function startLocked(svc: CriService, container: Container): Promise<void>
       rootfs: await rt.snapshotter.mounts(m.snapshotKey),
       stdio: io.paths,
       runtime,
+      deadlineMs,
     });
     cleanup.push('delete container task', async () => {
       await task.kill(9, true).catch(() => undefined);

@@ -21,6 +21,7 @@ import { resolveRuntimeHandler, specRuntimeOptions } from '../runtime_handler';
 import { ensureImage } from '../sandbox_image';
 import { mountSandboxShm, sandboxPaths, unmountSandboxShm, usesHostIpc, usesHostNetwork, writeSandboxFiles } from '../sandbox_files';
 import type { PodSandboxConfig__Output } from '../../api/gen/runtime/v1/PodSandboxConfig';
+import { callDeadlineMs, type CallDeadline } from '../util/call_signal';
 import { CleanupStack } from '../util/cleanup';
 import { crashPoint } from '../util/crash_points';
 import { generateId, makeSandboxName } from '../util/ids';
@@ -54,7 +55,7 @@ export function podNetworkRequest(id: string, netnsPath: string, config: PodSand
   };
 }
 
-export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__Output): Promise<RunPodSandboxResponse> {
+export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__Output, call: CallDeadline): Promise<RunPodSandboxResponse> {
   validateSandboxConfig(req.config);
   const config = req.config!;
   const rt = svc.rt;
@@ -72,7 +73,9 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
       const hostNetwork = usesHostNetwork(config);
       const netnsPath = hostNetwork ? '' : netnsPathFor(netnsDir(svc));
       // Built (and its bandwidth annotations checked) before anything of the pod exists.
-      const request = hostNetwork ? undefined : podNetworkRequest(id, netnsPath, config, { strict: true });
+      // The plugins and the pause's Create are waited for no longer than the kubelet waits.
+      const deadlineMs = callDeadlineMs(call);
+      const request = hostNetwork ? undefined : { ...podNetworkRequest(id, netnsPath, config, { strict: true }), deadlineMs };
       const runtime = resolveRuntimeHandler(svc.config, req.runtime_handler);
       const image = await ensureImage(rt, svc.config.cri.sandbox_image).catch((err: unknown) => {
         throw wrap(err, `sandbox image ${svc.config.cri.sandbox_image}`);
@@ -165,6 +168,7 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
           rootfs,
           stdio: { stdin: '', stdout: '', stderr: '', terminal: false },
           runtime,
+          deadlineMs,
           beforeCreate: async () => {
             await networkReady;
             crashPoint('sandbox_run:before_task_create');

@@ -182,6 +182,7 @@ export class ShimTaskService implements TaskService {
       runtimeName: t.runtime.config.runtime_type,
       runcOptions: runcOptions(t.runtime),
       beforeCreate: t.beforeCreate,
+      deadlineMs: t.deadlineMs,
     });
     return this.track(task);
   }

@@ -20,6 +20,8 @@ export interface NewTask {
   runtime: ResolvedRuntime;
   /** Awaited once the shim runs, before Create (runc create); a throw fails the create. */
   beforeCreate?: () => Promise<void>;
+  /** The CRI call's deadline (ms since the epoch), which shortens the wait for the Create. */
+  deadlineMs?: number;
 }
 
 export interface ExecProcess {

@@ -5,6 +5,15 @@ import { canceled } from '../../errdefs/errors';
 
 /** What of a unary call tells that it ended. */
 export type CallEnd = Pick<ServerUnaryCall<unknown, unknown>, 'once' | 'cancelled'>;
+/** What of a unary call tells by when its client needs the answer. */
+export type CallDeadline = Pick<ServerUnaryCall<unknown, unknown>, 'getDeadline'>;
+
+/** The call's deadline in ms since the epoch; undefined when the client set none. */
+export function callDeadlineMs(call: CallDeadline): number | undefined {
+  const deadline = call.getDeadline();
+  const ms = deadline instanceof Date ? deadline.getTime() : deadline;
+  return Number.isFinite(ms) ? ms : undefined;
+}
 
 /** Aborts when `call` is cancelled (at once if it already is). */
 export function callSignal(call: CallEnd): AbortSignal {

@@ -5,7 +5,7 @@ import { packAny, TypeNames } from '../../api/containerd';
 import type { Mount } from '../../api/gen/containerd/types/Mount';
 import type { DeleteResponse__Output } from '../../api/gen/containerd/task/v2/DeleteResponse';
 import type { Options } from '../../api/gen/containerd/runc/v1/Options';
-import { isNotFound, messageOf, wrap } from '../../errdefs/errors';
+import { isNotFound, kindOf, messageOf, wrap } from '../../errdefs/errors';
 import type { EventBus } from '../../events/bus';
 import { dateToTimestamp } from '../../events/types';
 import type { Logger } from '../../log/logger';
@@ -51,6 +51,8 @@ export interface CreateTaskOptions {
   runcOptions?: Options;
   /** Awaited once the shim runs, before its Create (e.g. for the pod network); a throw undoes the shim start. */
   beforeCreate?: () => Promise<void>;
+  /** The caller's deadline (ms since the epoch), which shortens the wait for the shim's Create. */
+  deadlineMs?: number;
 }
 
 export interface LoadTaskOptions {
@@ -125,10 +127,11 @@ export class RuntimeV2 implements TaskHost {
       const shimLog = joined ? undefined : ShimLog.create(bundle.logPath, log);
       if (shimLog) undo.push(() => shimLog.close());
       const conn = joined ?? (await this.shims.start(bundle, binary, options));
-      undo.push(() => this.abandon(conn, bundle, binary));
+      let unanswered = false;
+      undo.push(() => this.abandon(conn, bundle, binary, unanswered));
       await opts.beforeCreate?.();
       const stdio = opts.stdio ?? {};
-      const created = await conn.tasks.create({
+      const request = {
         id: opts.id,
         bundle: bundle.path,
         rootfs: opts.rootfs,
@@ -137,6 +140,10 @@ export class RuntimeV2 implements TaskHost {
         stdout: stdio.stdout ?? '',
         stderr: stdio.stderr ?? '',
         options,
+      };
+      const created = await conn.tasks.create(request, opts.deadlineMs).catch((err: unknown) => {
+        unanswered = kindOf(err) === 'DeadlineExceeded';
+        throw err;
       });
       const task = new Task(this, bundle, conn, created.pid, shimLog);
       this.tasks.set(key(opts.namespace, opts.id), task);
@@ -217,9 +224,13 @@ export class RuntimeV2 implements TaskHost {
     await this.shims.closeAll();
   }
 
-  /** Undo of a failed Create: forget the task in the shim, release the shim, run `delete`. */
-  private async abandon(conn: ShimConnection, bundle: Bundle, binary: string): Promise<void> {
-    await conn.tasks.delete({ id: bundle.id }).catch(() => undefined);
+  /**
+   * Undo of a failed Create: forget the task in the shim, release the shim, run `delete`. A shim
+   * that did not answer the Create is not asked again (another full wait, which made a failed
+   * RunPodSandbox answer after the kubelet's own deadline): `delete` cleans up without it.
+   */
+  private async abandon(conn: ShimConnection, bundle: Bundle, binary: string, unanswered: boolean): Promise<void> {
+    if (!unanswered) await conn.tasks.delete({ id: bundle.id }).catch(() => undefined);
     await this.shims.release(conn, bundle.id);
     // Belt and braces: runc delete --force and rootfs unmount, whatever state Create left.
     await this.shims.deleteWithBinary(bundle, binary).catch(() => undefined);

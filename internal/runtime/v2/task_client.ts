@@ -1,5 +1,6 @@
 // Typed client for containerd.task.v2.Task over one ttRPC connection. Request and response shapes
 // are the generated types (keepCase); this file only pairs each method with its codecs.
+import { boundedBy } from '../../deadline/bounded';
 import { codec, type MessageCodec } from '../../api/containerd';
 import type { CloseIORequest } from '../../api/gen/containerd/task/v2/CloseIORequest';
 import type { ConnectRequest } from '../../api/gen/containerd/task/v2/ConnectRequest';
@@ -70,8 +71,9 @@ export class TaskClient {
   state(r: StateRequest): Promise<StateResponse__Output> {
     return calls.State(this.ttrpc, r, { timeoutMs: QUICK_MS });
   }
-  create(r: CreateTaskRequest): Promise<CreateTaskResponse__Output> {
-    return calls.Create(this.ttrpc, r, { timeoutMs: SLOW_MS });
+  /** Create, waited for until `deadlineMs` (ms since the epoch) when that comes before its own bound. */
+  create(r: CreateTaskRequest, deadlineMs?: number): Promise<CreateTaskResponse__Output> {
+    return calls.Create(this.ttrpc, r, { timeoutMs: boundedBy(SLOW_MS, deadlineMs) });
   }
   /**
    * An exec's Start gets no deadline (as containerd's CRI sends none): the shim runs `runc exec`

@@ -1,8 +1,8 @@
 // Rollback under injected failures, through the CRI (issue: "every step undoes what it did"): a CNI
-// plugin that fails, one whose result has no IP for an address, a runc that fails create, a spec
-// that cannot be built after the snapshot was prepared. After each: no name reserved (the same
-// request succeeds once the fault is gone), and leaks() finds nothing — no netns, mount, snapshot,
-// FIFO dir, row, shim or process.
+// plugin that fails, one that hangs, one whose result has no IP for an address, a runc that fails
+// create, a spec that cannot be built after the snapshot was prepared. After each: no name
+// reserved (the same request succeeds once the fault is gone), and leaks() finds nothing — no
+// netns, mount, snapshot, FIFO dir, row, shim or process.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -79,6 +79,25 @@ BinaryName = ${JSON.stringify(join(dir, 'failing-runc'))}
       const err = await callError(env.client.runtime.RunPodSandbox({ config: env.podConfig('absurd-ip') }, deadline()));
       expect(err.details).toMatch(/CNI plugin "absurd-ip" result: address "hello world; rm -rf \/" is not an IP address/);
       expect((await env.client.runtime.ListPodSandbox({})).items).toEqual([]);
+      expect(leaks(env.host())).toEqual([]);
+    } finally {
+      rmSync(conf, { force: true });
+    }
+  });
+
+  it("a CNI plugin that hangs: RunPodSandbox gives up at the caller's deadline, and the pod is undone", async () => {
+    // ADD never ends (a stuck IPAM); DEL (the undo) succeeds.
+    env.cni.writePlugin('stuck', '#!/bin/sh\ncat >/dev/null\n[ "$CNI_COMMAND" = ADD ] && exec sleep 600\nexit 0\n');
+    const conf = join(env.cni.confDir, '00-stuck.conflist');
+    writeFileSync(conf, JSON.stringify({ cniVersion: '1.0.0', name: 'stuck', plugins: [{ type: 'stuck' }] }));
+    try {
+      const err = await callError(env.client.runtime.RunPodSandbox({ config: env.podConfig('stuck-cni') }, deadline(3_000)));
+      expect(err.code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
+      // The plugin's own bound is 60 s: the undo within 30 s shows the caller's deadline cut it short.
+      const until = Date.now() + 30_000;
+      while ((await env.client.runtime.ListPodSandbox({})).items.length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+      expect((await env.client.runtime.ListPodSandbox({})).items).toEqual([]);
+      expect(env.daemon.stderr()).toMatch(/CNI plugin \\"stuck\\" ADD on network \\"stuck\\".*timed out after \d+ms/);
       expect(leaks(env.host())).toEqual([]);
     } finally {
       rmSync(conf, { force: true });

@@ -1,0 +1,73 @@
+// A shim that starts, takes the connection and never answers (a wedged shim). RunPodSandbox used
+// to wait 120 s for its Create and another 120 s for the undo's Delete, past the kubelet's own
+// deadline, while the half-made pod stood listed NotReady. Now the Create is waited for no longer
+// than the caller waits, the undo asks that shim nothing more, and the pod is gone soon after.
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { callError } from '../../harness/cri_client';
+import { createBerthEnv, deadline, type BerthEnv } from '../recovery/berth_env';
+import { leaks } from '../recovery/host_state';
+
+jest.setTimeout(180_000);
+
+async function eventually(what: string, check: () => boolean | Promise<boolean>, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('a shim that never answers', () => {
+  let env: BerthEnv;
+  const file = (name: string) => join(env.dir, name);
+
+  beforeAll(async () => {
+    env = await createBerthEnv({
+      extraToml: (dir) => `[cri.runtimes.runc]
+runtime_type = "io.containerd.runc.v2"
+[cri.runtimes.mute]
+runtime_type = ${JSON.stringify(join(dir, 'mute-shim'))}
+`,
+    });
+    // `start`: a listener that accepts and never answers, in the background, its address printed.
+    // `delete`: ends that listener.
+    const sock = file('mute.sock');
+    const pidFile = file('mute.pid');
+    const listener = `require('net').createServer(() => {}).listen(${JSON.stringify(sock)})`;
+    writeFileSync(
+      file('mute-shim'),
+      `#!/bin/sh
+case " $* " in
+*" start "*)
+  rm -f ${sock}
+  node -e ${JSON.stringify(listener)} </dev/null >/dev/null 2>&1 &
+  echo $! > ${pidFile}
+  while [ ! -S ${sock} ]; do sleep 0.05; done
+  echo unix://${sock};;
+*" delete "*) [ -f ${pidFile} ] && kill "$(cat ${pidFile})" 2>/dev/null; rm -f ${pidFile};;
+esac
+exit 0
+`,
+    );
+    chmodSync(file('mute-shim'), 0o755);
+    await env.start();
+  });
+  afterAll(async () => {
+    if (env && existsSync(file('mute.pid'))) process.kill(Number(readFileSync(file('mute.pid'), 'utf8')), 'SIGTERM');
+    await env?.close();
+  });
+
+  it("RunPodSandbox gives up at the caller's deadline, and the half-made pod is undone soon after", async () => {
+    const err = await callError(env.client.runtime.RunPodSandbox({ config: env.podConfig('mute'), runtime_handler: 'mute' }, deadline(5_000)));
+    expect(err.code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
+    await eventually(
+      'the pod is undone',
+      async () => (await env.client.runtime.ListPodSandbox({})).items.length === 0 && !existsSync(file('mute.pid')),
+      60_000,
+    );
+    expect(env.daemon.stderr()).toMatch(/ttrpc containerd.task.v2.Task\/Create: no answer within \d+ms/);
+    expect(leaks(env.host())).toEqual([]);
+  });
+});
