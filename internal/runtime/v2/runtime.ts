@@ -15,6 +15,7 @@ import { ShimBinaryResolver } from './resolve';
 import { ShimManager, type ShimConnection } from './shim_manager';
 import { ShimLog } from './shim_log';
 import { exitOf, Task, type ProcessStdio, type TaskHost } from './task';
+import { killWedgedShim } from './wedged_shim';
 
 export const DEFAULT_RUNTIME = 'io.containerd.runc.v2';
 
@@ -189,16 +190,20 @@ export class RuntimeV2 implements TaskHost {
     } catch (err) {
       log.warn('cannot reach the task shim; cleaning up with delete', { error: messageOf(err) });
       if (conn) conn.members.delete(opts.id);
+      const wedged = kindOf(err) === 'DeadlineExceeded';
       const exit = await Promise.resolve()
         .then(() => this.shims.deleteWithBinary(bundle, binary()))
         .catch((e: unknown): DeleteResponse__Output => {
           log.error('shim delete failed', { error: messageOf(e) });
           return { pid: 0, exit_status: 137, exited_at: null };
         });
+      if (wedged && killWedgedShim({ namespace: opts.namespace, id: opts.id, address: this.shims.address })) {
+        log.warn('killed the shim that did not answer');
+      }
       const task = new Task(this, bundle, undefined, 0, shimLog);
       task.markLost(exit);
       this.tasks.set(key(opts.namespace, opts.id), task);
-      if (conn && conn.members.size === 0) await this.shims.release(conn, opts.id);
+      if (conn && conn.members.size === 0) await this.shims.release(conn, opts.id, { unanswered: wedged });
       return task;
     }
   }
@@ -231,7 +236,7 @@ export class RuntimeV2 implements TaskHost {
    */
   private async abandon(conn: ShimConnection, bundle: Bundle, binary: string, unanswered: boolean): Promise<void> {
     if (!unanswered) await conn.tasks.delete({ id: bundle.id }).catch(() => undefined);
-    await this.shims.release(conn, bundle.id);
+    await this.shims.release(conn, bundle.id, { unanswered });
     // Belt and braces: runc delete --force and rootfs unmount, whatever state Create left.
     await this.shims.deleteWithBinary(bundle, binary).catch(() => undefined);
   }

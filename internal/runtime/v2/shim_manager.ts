@@ -89,6 +89,11 @@ export class ShimManager {
     private readonly onLost: LostTaskHandler,
   ) {}
 
+  /** berth's own API address, which every shim it starts is given (and hashes into its socket path). */
+  get address(): string {
+    return this.config.address;
+  }
+
   invocation(bundle: Bundle, binary: string): ShimInvocation {
     return {
       binary,
@@ -151,13 +156,18 @@ export class ShimManager {
 
   /**
    * Drops a task from its shim; when it was the last one, asks the shim to shut down, waits for
-   * it to hang up, and removes a socket it left behind.
+   * it to hang up, and removes a socket it left behind. A shim that stopped answering is not asked.
    */
-  async release(conn: ShimConnection, id: string): Promise<void> {
+  async release(conn: ShimConnection, id: string, opts: { unanswered?: boolean } = {}): Promise<void> {
     conn.members.delete(id);
     if (conn.members.size > 0 || conn.closed) return;
     conn.expectedClose = true;
     this.connections.delete(conn.address);
+    if (opts.unanswered) {
+      // A shim that did not answer a call in its full bound would not answer Shutdown either.
+      conn.tasks.ttrpc.close();
+      return;
+    }
     try {
       await conn.tasks.shutdown({ id, now: false });
     } catch (err) {
