@@ -162,7 +162,8 @@ export async function stopContainerLocked(svc: CriService, container: Container,
     }
     log.info('stopping container', { signal, timeoutSec });
     await signalTask(task, signal, false);
-    if (await settledWithin(exitOf(recorded), timeoutSec * 1000)) return;
+    // Settled: exited, or the caller left (then exitOf throws again, as nothing was stopped).
+    if (await settledWithin(exitOf(recorded), timeoutSec * 1000)) return exitOf(recorded);
     log.info('container did not stop in time; killing it', { timeoutSec });
   }
   await signalTask(task, SIGKILL, true);
