@@ -121,3 +121,22 @@ export function podDriver(opts: PodDriverOptions): PodDriver {
   };
   return driver;
 }
+
+/** A test's own runtime handler: a shim (runtime_type, default runc v2) and/or a runc binary. */
+export interface TestHandler {
+  runtimeType?: string;
+  binaryName?: string;
+}
+
+/**
+ * [cri.runtimes] tables for `handlers`, with runc listed again (naming any table replaces the
+ * default set).
+ */
+export function runtimeHandlersToml(handlers: Record<string, TestHandler>): string {
+  const tables = Object.entries({ runc: {}, ...handlers }).map(([name, h]: [string, TestHandler]) => {
+    const lines = [`[cri.runtimes.${name}]`, `runtime_type = ${JSON.stringify(h.runtimeType ?? 'io.containerd.runc.v2')}`];
+    if (h.binaryName !== undefined) lines.push(`[cri.runtimes.${name}.options]`, `BinaryName = ${JSON.stringify(h.binaryName)}`);
+    return lines.join('\n');
+  });
+  return `${tables.join('\n')}\n`;
+}

@@ -54,7 +54,7 @@ describe('berthctl pods and containers', () => {
     expect(pods.code).toBe(0);
     const rows = tableRows(pods.stdout);
     expect(rows[0]).toEqual(['POD ID', 'CREATED', 'STATE', 'NAME', 'NAMESPACE', 'ATTEMPT', 'RUNTIME']);
-    expect(rows.slice(1)).toEqual([[podId.slice(0, 13), expect.stringMatching(/ago$/), 'Ready', podName, 'berth-test', '0', 'runc']]);
+    expect(rows.slice(1)).toEqual([[podId.slice(0, 13), expect.stringMatching(/ago$/), 'Ready', podName, 'berth-test', '0', '(default)']]);
     expect(await run('pods', '-q')).toEqual({ code: 0, stdout: `${podId}\n`, stderr: '' });
     const json = JSON.parse((await run('pods', '-o', 'json')).stdout) as { items: Array<{ id: string; metadata: { name: string }; state: string }> };
     expect(json.items).toEqual([expect.objectContaining({ id: podId, metadata: expect.objectContaining({ name: podName }), state: 'SANDBOX_READY' })]);

@@ -6,16 +6,10 @@ import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createBerthEnv, deadline, SLEEPER, type BerthEnv } from '../recovery/berth_env';
 import { leaks } from '../recovery/host_state';
+import { until } from '../recovery/probes';
+import { runtimeHandlersToml } from '../../harness/berth_env';
 
 jest.setTimeout(180_000);
-
-async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('StartContainer racing StopPodSandbox', () => {
   let env: BerthEnv;
@@ -23,13 +17,7 @@ describe('StartContainer racing StopPodSandbox', () => {
 
   beforeAll(async () => {
     env = await createBerthEnv({
-      extraToml: (dir) => `[cri.runtimes.runc]
-runtime_type = "io.containerd.runc.v2"
-[cri.runtimes.slow-start]
-runtime_type = "io.containerd.runc.v2"
-[cri.runtimes.slow-start.options]
-BinaryName = ${JSON.stringify(join(dir, 'slow-start-runc'))}
-`,
+      extraToml: (dir) => runtimeHandlersToml({ 'slow-start': { binaryName: join(dir, 'slow-start-runc') } }),
     });
     // While "slow" exists, `runc start` says it began (the "starting" file) and waits a second.
     writeFileSync(

@@ -10,6 +10,7 @@ import { MAX_ERROR_CHARS } from '../../../internal/errdefs/clip_text';
 import { callError } from '../../harness/cri_client';
 import { createBerthEnv, deadline, type BerthEnv } from '../recovery/berth_env';
 import { leaks } from '../recovery/host_state';
+import { runtimeHandlersToml } from '../../harness/berth_env';
 
 jest.setTimeout(180_000);
 
@@ -22,16 +23,8 @@ describe('errors with megabytes of another program in them', () => {
 
   beforeAll(async () => {
     env = await createBerthEnv({
-      // Naming runtimes replaces the default table, so runc is listed again.
-      extraToml: (dir) => `[cri.runtimes.runc]
-runtime_type = "io.containerd.runc.v2"
-[cri.runtimes.noisy-shim]
-runtime_type = ${JSON.stringify(join(dir, 'noisy-shim'))}
-[cri.runtimes.noisy-runc]
-runtime_type = "io.containerd.runc.v2"
-[cri.runtimes.noisy-runc.options]
-BinaryName = ${JSON.stringify(join(dir, 'noisy-runc'))}
-`,
+      extraToml: (dir) =>
+        runtimeHandlersToml({ 'noisy-shim': { runtimeType: join(dir, 'noisy-shim') }, 'noisy-runc': { binaryName: join(dir, 'noisy-runc') } }),
     });
     // A shim whose `start` fails with 10 MB on stderr (the real shim prints its panics there).
     writeFileSync(file('noisy-shim'), `#!/bin/sh\ncase " $* " in *" start "*) ${noise(10_000_000, 'S')}; exit 1;; esac\nexit 0\n`);

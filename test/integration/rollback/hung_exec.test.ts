@@ -10,17 +10,10 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import { callError } from '../../harness/cri_client';
 import { createBerthEnv, deadline, SLEEPER, type BerthEnv } from '../recovery/berth_env';
 import { leaks } from '../recovery/host_state';
+import { until } from '../recovery/probes';
+import { runtimeHandlersToml } from '../../harness/berth_env';
 
 jest.setTimeout(180_000);
-
-/** Polls `check` until true (a guard against hanging, not a timing assertion). */
-async function eventually(what: string, check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** PIDs of processes whose command line is exactly `argv`. */
 function processesRunning(argv: readonly string[]): number[] {
@@ -43,13 +36,7 @@ describe('a runc exec that hangs', () => {
 
   beforeAll(async () => {
     env = await createBerthEnv({
-      extraToml: (dir) => `[cri.runtimes.runc]
-runtime_type = "io.containerd.runc.v2"
-[cri.runtimes.hang-exec]
-runtime_type = "io.containerd.runc.v2"
-[cri.runtimes.hang-exec.options]
-BinaryName = ${JSON.stringify(join(dir, 'hang-exec-runc'))}
-`,
+      extraToml: (dir) => runtimeHandlersToml({ 'hang-exec': { binaryName: join(dir, 'hang-exec-runc') } }),
     });
     // While the marker exists, `runc exec` waits before it runs (then goes on as runc).
     writeFileSync(
@@ -79,17 +66,17 @@ BinaryName = ${JSON.stringify(join(dir, 'hang-exec-runc'))}
       expect(err.code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
     }
     // berthd ended each call with its caller: no probe's FIFOs are left while runc still hangs.
-    await eventually('the probes FIFOs are removed', () => !existsSync(execDir) || readdirSync(execDir).length === 0);
+    await until('the probes FIFOs are removed', () => !existsSync(execDir) || readdirSync(execDir).length === 0);
 
     const stop = await callError(env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline(3_000)));
     expect(stop.code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
-    await eventually('berthd ended StopPodSandbox with its caller', () =>
+    await until('berthd ended StopPodSandbox with its caller', () =>
       env.daemon.stderr().split('\n').some((line) => line.includes('/StopPodSandbox"') && line.includes('caller went away')),
     );
 
     rmSync(hangMarker());
     // The execs that start now are killed, as nobody waits for them any more.
-    await eventually('the late execs are killed', () => processesRunning(probe).length === 0);
+    await until('the late execs are killed', () => processesRunning(probe).length === 0);
     await env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline());
     expect((await env.status(id)).state).toBe('CONTAINER_EXITED');
     await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());

@@ -10,6 +10,7 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import { callError } from '../../harness/cri_client';
 import { createBerthEnv, deadline, SLEEPER, type BerthEnv } from '../recovery/berth_env';
 import { leaks } from '../recovery/host_state';
+import { runtimeHandlersToml } from '../../harness/berth_env';
 
 describe('rollback of injected failures', () => {
   let env: BerthEnv;
@@ -17,14 +18,7 @@ describe('rollback of injected failures', () => {
 
   beforeAll(async () => {
     env = await createBerthEnv({
-      // Naming runtimes replaces the default table, so runc is listed again.
-      extraToml: (dir) => `[cri.runtimes.runc]
-runtime_type = "io.containerd.runc.v2"
-[cri.runtimes.failing]
-runtime_type = "io.containerd.runc.v2"
-[cri.runtimes.failing.options]
-BinaryName = ${JSON.stringify(join(dir, 'failing-runc'))}
-`,
+      extraToml: (dir) => runtimeHandlersToml({ failing: { binaryName: join(dir, 'failing-runc') } }),
     });
     await env.start();
     writeFileSync(failingRunc(), '#!/bin/sh\nexit 1\n');

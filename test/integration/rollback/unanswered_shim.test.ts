@@ -8,16 +8,10 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import { callError } from '../../harness/cri_client';
 import { createBerthEnv, deadline, type BerthEnv } from '../recovery/berth_env';
 import { leaks } from '../recovery/host_state';
+import { until } from '../recovery/probes';
+import { runtimeHandlersToml } from '../../harness/berth_env';
 
 jest.setTimeout(180_000);
-
-async function eventually(what: string, check: () => boolean | Promise<boolean>, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('a shim that never answers', () => {
   let env: BerthEnv;
@@ -25,11 +19,7 @@ describe('a shim that never answers', () => {
 
   beforeAll(async () => {
     env = await createBerthEnv({
-      extraToml: (dir) => `[cri.runtimes.runc]
-runtime_type = "io.containerd.runc.v2"
-[cri.runtimes.mute]
-runtime_type = ${JSON.stringify(join(dir, 'mute-shim'))}
-`,
+      extraToml: (dir) => runtimeHandlersToml({ mute: { runtimeType: join(dir, 'mute-shim') } }),
     });
     // `start`: a listener that accepts and never answers, in the background, its address printed.
     // `delete`: ends that listener.
@@ -62,11 +52,8 @@ exit 0
   it("RunPodSandbox gives up at the caller's deadline, and the half-made pod is undone soon after", async () => {
     const err = await callError(env.client.runtime.RunPodSandbox({ config: env.podConfig('mute'), runtime_handler: 'mute' }, deadline(5_000)));
     expect(err.code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
-    await eventually(
-      'the pod is undone',
-      async () => (await env.client.runtime.ListPodSandbox({})).items.length === 0 && !existsSync(file('mute.pid')),
-      60_000,
-    );
+    // Within until()'s 60 s: the Create's own bound alone was 120 s.
+    await until('the pod is undone', async () => (await env.client.runtime.ListPodSandbox({})).items.length === 0 && !existsSync(file('mute.pid')));
     expect(env.daemon.stderr()).toMatch(/ttrpc containerd.task.v2.Task\/Create: no answer within \d+ms/);
     expect(leaks(env.host())).toEqual([]);
   });
