@@ -81,13 +81,9 @@ class ShimTask implements CriTask {
     const what = `running ${JSON.stringify(proc.process.args ?? [])} in ${this.id}`;
     const exited = shimExec.wait();
     exited.catch(() => undefined);
-    // Once the process has exited (or was killed and waited for), removing it from the shim waits
-    // for its output (see TaskExecOptions.outputDone), and the caller need not wait for it: that
-    // takes 1-4 ms off every exec probe.
-    let forget = () => {
-      const remove = () => void shimExec.delete().catch((err: unknown) => this.log.debug('exec delete', { execId: proc.execId, error: messageOf(err) }));
-      void (opts.outputDone ?? Promise.resolve()).then(remove, remove);
-    };
+    // What must end before the process is removed from the shim, besides its output: nothing, unless
+    // its caller left while the Start was under way (see below).
+    let removable: Promise<unknown> = Promise.resolve();
     try {
       const started = shimExec.start();
       try {
@@ -97,13 +93,16 @@ class ShimTask implements CriTask {
       } catch (err) {
         // Whatever made Start fail or its caller leave, the process may run (or be about to): it is
         // killed once the Start settles (the shim handles a Kill after the Start it queues behind),
-        // so it never outlives our interest in it, and only then removed from the shim.
+        // so it never outlives our interest in it.
         const kill = () => shimExec.kill(SIGKILL).catch(() => undefined);
-        const killed = started.then(kill, kill);
-        const remove = forget;
-        forget = () => void killed.then(() => exited).then(remove, remove);
-        // A caller that left waits for nothing; a failed Start has settled, so its kill is quick.
-        if (opts.signal?.aborted !== true) await killed;
+        if (opts.signal?.aborted === true) {
+          // A caller that left waits for nothing. The kill goes now (the shim may handle it after the
+          // Start) and again once the Start settled; what it started is removed once it exited.
+          void kill();
+          removable = started.then(() => kill().then(() => exited), kill);
+        } else {
+          await kill(); // a failed Start has settled, so its kill is quick
+        }
         throw err;
       }
       opts.onStarted?.();
@@ -129,7 +128,10 @@ class ShimTask implements CriTask {
       throw deadlineExceeded(`timeout ${timeoutMs}ms exceeded ${what}`);
     } finally {
       this.execs.delete(proc.execId);
-      forget();
+      // Removing the process from the shim waits for its output (see TaskExecOptions.outputDone), and
+      // the caller need not wait for that: it takes 1-4 ms off every exec probe.
+      const remove = () => void shimExec.delete().catch((err: unknown) => this.log.debug('exec delete', { execId: proc.execId, error: messageOf(err) }));
+      void removable.then(() => opts.outputDone).then(remove, remove);
     }
   }
 
