@@ -62,6 +62,9 @@ export interface LoadTaskOptions {
   runtimeName?: string;
 }
 
+/** How long the undo of an unanswered Create waits for the shim's Delete (containerd's rollback has a minute for all of it). */
+const UNANSWERED_UNDO_MS = 10_000;
+
 /** The runc shim's grouping annotations, in its order: tasks with the same value share a shim. */
 const GROUP_ANNOTATIONS = ['io.containerd.runc.v2.group', 'io.kubernetes.cri.sandbox-id'];
 
@@ -197,9 +200,7 @@ export class RuntimeV2 implements TaskHost {
           log.error('shim delete failed', { error: messageOf(e) });
           return { pid: 0, exit_status: 137, exited_at: null };
         });
-      if (wedged && killWedgedShim({ namespace: opts.namespace, id: opts.id, address: this.shims.address })) {
-        log.warn('killed the shim that did not answer');
-      }
+      if (wedged && this.killWedgedShimOf(bundle)) log.warn('killed the shim that did not answer');
       const task = new Task(this, bundle, undefined, 0, shimLog);
       task.markLost(exit);
       this.tasks.set(key(opts.namespace, opts.id), task);
@@ -230,15 +231,27 @@ export class RuntimeV2 implements TaskHost {
   }
 
   /**
-   * Undo of a failed Create: forget the task in the shim, release the shim, run `delete`. A shim
-   * that did not answer the Create is not asked again (another full wait, which made a failed
-   * RunPodSandbox answer after the kubelet's own deadline): `delete` cleans up without it.
+   * Undo of a failed Create: forget the task in the shim, release the shim, run `delete`. After a
+   * Create that went unanswered (cut short by the caller's deadline, or the shim's own bound) the
+   * shim gets UNANSWERED_UNDO_MS for the Delete, not another full wait, which made a failed
+   * RunPodSandbox answer after the kubelet's own deadline: a slow shim answers it and is shut down
+   * as usual; a wedged one is not asked to shut down, and, once `delete` cleaned up without it, is
+   * killed if it is the shim this task started.
    */
   private async abandon(conn: ShimConnection, bundle: Bundle, binary: string, unanswered: boolean): Promise<void> {
-    if (!unanswered) await conn.tasks.delete({ id: bundle.id }).catch(() => undefined);
-    await this.shims.release(conn, bundle.id, { unanswered });
+    let wedged = false;
+    await conn.tasks.delete({ id: bundle.id }, unanswered ? UNANSWERED_UNDO_MS : undefined).catch((err: unknown) => {
+      wedged = kindOf(err) === 'DeadlineExceeded';
+    });
+    await this.shims.release(conn, bundle.id, { unanswered: wedged });
     // Belt and braces: runc delete --force and rootfs unmount, whatever state Create left.
     await this.shims.deleteWithBinary(bundle, binary).catch(() => undefined);
+    if (wedged && this.killWedgedShimOf(bundle)) this.log.warn('killed the shim that did not answer', { taskId: bundle.id });
+  }
+
+  /** Kills the shim daemon started for `bundle`'s task, if it runs (wedged_shim.ts). */
+  private killWedgedShimOf(bundle: Bundle): boolean {
+    return killWedgedShim({ namespace: bundle.namespace, id: bundle.id, address: this.shims.address });
   }
 
   private onTaskLost(bundle: Bundle, exit: DeleteResponse__Output): void {

@@ -84,8 +84,9 @@ export class TaskClient {
   start(r: StartRequest): Promise<StartResponse__Output> {
     return calls.Start(this.ttrpc, r, r.exec_id ? {} : { timeoutMs: SLOW_MS });
   }
-  delete(r: DeleteRequest): Promise<DeleteResponse__Output> {
-    return calls.Delete(this.ttrpc, r, { timeoutMs: SLOW_MS });
+  /** Delete, waited for at most `boundMs` when that is shorter than its own bound. */
+  delete(r: DeleteRequest, boundMs = SLOW_MS): Promise<DeleteResponse__Output> {
+    return calls.Delete(this.ttrpc, r, { timeoutMs: Math.min(boundMs, SLOW_MS) });
   }
   pids(r: PidsRequest): Promise<PidsResponse__Output> {
     return calls.Pids(this.ttrpc, r, { timeoutMs: QUICK_MS });

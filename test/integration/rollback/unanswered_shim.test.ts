@@ -1,13 +1,15 @@
 // A shim that starts, takes the connection and never answers (a wedged shim). RunPodSandbox used
 // to wait 120 s for its Create and another 120 s for the undo's Delete, past the kubelet's own
 // deadline, while the half-made pod stood listed NotReady. Now the Create is waited for no longer
-// than the caller waits, the undo asks that shim nothing more, and the pod is gone soon after.
+// than the caller waits, the undo gives the shim a short while for its Delete, and the pod is gone
+// soon after. A shim that is only slow (its runc create outlasts the caller) answers that Delete
+// and is shut down as usual: none is left running.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { callError } from '../../harness/cri_client';
 import { createBerthEnv, deadline, type BerthEnv } from '../recovery/berth_env';
-import { leaks } from '../recovery/host_state';
+import { leaks, shimsOf } from '../recovery/host_state';
 import { until } from '../recovery/probes';
 import { runtimeHandlersToml } from '../../harness/berth_env';
 
@@ -19,8 +21,12 @@ describe('a shim that never answers', () => {
 
   beforeAll(async () => {
     env = await createBerthEnv({
-      extraToml: (dir) => runtimeHandlersToml({ mute: { runtimeType: join(dir, 'mute-shim') } }),
+      extraToml: (dir) =>
+        runtimeHandlersToml({ mute: { runtimeType: join(dir, 'mute-shim') }, 'slow-create': { binaryName: join(dir, 'slow-create-runc') } }),
     });
+    // runc create takes 4 s more than usual.
+    writeFileSync(file('slow-create-runc'), '#!/bin/sh\nfor a; do [ "$a" = create ] && sleep 4; done\nexec runc "$@"\n');
+    chmodSync(file('slow-create-runc'), 0o755);
     // `start`: a listener that accepts and never answers, in the background, its address printed.
     // `delete`: ends that listener.
     const sock = file('mute.sock');
@@ -55,6 +61,15 @@ exit 0
     // Within until()'s 60 s: the Create's own bound alone was 120 s.
     await until('the pod is undone', async () => (await env.client.runtime.ListPodSandbox({})).items.length === 0 && !existsSync(file('mute.pid')));
     expect(env.daemon.stderr()).toMatch(/ttrpc containerd.task.v2.Task\/Create: no answer within \d+ms/);
+    expect(leaks(env.host())).toEqual([]);
+  });
+
+  it("a slow shim's Create cut short by the caller's deadline: the pod is undone and its shim shut down", async () => {
+    const err = await callError(
+      env.client.runtime.RunPodSandbox({ config: env.podConfig('slow-create'), runtime_handler: 'slow-create' }, deadline(2_000)),
+    );
+    expect(err.code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
+    await until('the pod is undone', async () => (await env.client.runtime.ListPodSandbox({})).items.length === 0 && shimsOf(env.daemon.socket).length === 0);
     expect(leaks(env.host())).toEqual([]);
   });
 });
