@@ -1,5 +1,5 @@
-// RunPodSandbox: ID and name reservation, the sandbox record persisted as intent (state unknown)
-// before anything outside the process exists; then side by side the network namespace with CNI,
+// RunPodSandbox: ID and name reservation, the sandbox record persisted as intent (state unknown,
+// hidden from lookups until the pod runs) before anything outside the process exists; then side by side the network namespace with CNI,
 // and the pod files, /dev/shm, the pause container's snapshot, spec and shim; once both are done,
 // the pause task (runc create, start), Ready and an exit monitor, as containerd orders them. Each
 // step pushes its undo; any failure unwinds them all.
@@ -64,10 +64,14 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
   const log = svc.logger.with({ podSandboxId: id, podName: name });
   const cleanup = new CleanupStack(log);
 
+  // An undo that fails (a CNI DEL, the pause's delete) leaves the pod, as containerd keeps such a
+  // sandbox as UNKNOWN: its record, name and netns stay, listed NOTREADY, for StopPodSandbox and
+  // RemovePodSandbox (or a restart) to try again. Forgetting it would leak e.g. its IP and veth.
+  const keptAfterFailedUndo = () => cleanup.failed;
   return rt.locks.run(id, () =>
     cleanup.run(async () => {
       rt.sandboxNames.reserve(name, id);
-      cleanup.push('release sandbox name', () => rt.sandboxNames.releaseByKey(id));
+      cleanup.push('release sandbox name', () => keptAfterFailedUndo() || rt.sandboxNames.releaseByKey(id));
       crashPoint('sandbox_run:after_reserve');
 
       const hostNetwork = usesHostNetwork(config);
@@ -104,8 +108,9 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
           cgroupParent: config.linux?.cgroup_parent ?? '',
         },
         { state: 'unknown', pid: 0, createdAt: nowNanos(), exitStatus: 0, exitedAt: '0' },
+        { creating: true },
       );
-      cleanup.push('delete sandbox record', () => rt.sandboxes.delete(id));
+      cleanup.push('delete sandbox record', () => (keptAfterFailedUndo() ? rt.sandboxes.reveal(id) : rt.sandboxes.delete(id)));
 
       cleanup.push('remove sandbox dirs', () => {
         removeTreeSync(rootDir);
@@ -124,10 +129,12 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
       const network = async (): Promise<PodNetworkSetup | undefined> => {
         if (request === undefined) return undefined;
         const netns = await NetNS.createAt(netnsPath);
-        cleanup.push('remove netns', () => netns.remove());
+        // Only once the network is down: a kept pod's netns is what tells its stop to retry the DEL.
+        cleanup.push('remove netns', () => keptAfterFailedUndo() || netns.remove());
         crashPoint('sandbox_run:after_netns');
-        const setup = await rt.cni.setupPodNetwork(request);
+        // Before the ADD, as containerd: a DEL also after an ADD that failed halfway.
         cleanup.push('teardown pod network', () => rt.cni.teardownPodNetwork(request));
+        const setup = await rt.cni.setupPodNetwork(request);
         crashPoint('sandbox_run:after_cni');
         // As containerd: a pod with no address on its default interface is unreachable; it fails
         // instead of going Ready with an empty IP.
@@ -199,6 +206,7 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
 
       const pid = await task.start();
       rt.sandboxes.updateStatus(id, (s) => ({ ...s, state: 'ready', pid }));
+      rt.sandboxes.reveal(id);
       void monitorSandboxExit(svc, id, task);
       log.info('pod sandbox running', { pid, ip: rt.sandboxes.get(id).metadata.ip });
       rt.events.publish({ containerId: id, sandboxId: id, type: 'CONTAINER_CREATED_EVENT', createdAt: nowNanos() });

@@ -83,11 +83,23 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
     this.remember(record);
   }
 
-  /** Exact ID or unique prefix; NotFound / InvalidArgument (ambiguous) otherwise. */
+  /**
+   * Whether lookups by ID and lists see the record; tryGet sees every record. A subclass hides
+   * records that are not yet what their RPC promised (a pod still being created).
+   */
+  protected isVisible(_record: R): boolean {
+    return true;
+  }
+
+  private *visibleIds(): Iterable<string> {
+    for (const record of this.records.values()) if (this.isVisible(record)) yield record.id;
+  }
+
+  /** Exact ID or unique prefix of a visible record; NotFound / InvalidArgument (ambiguous) otherwise. */
   get(idOrPrefix: string): R {
     const exact = this.records.get(idOrPrefix);
-    if (exact) return exact;
-    const id = resolveIdPrefix(this.records.keys(), idOrPrefix, this.table.what);
+    if (exact && this.isVisible(exact)) return exact;
+    const id = resolveIdPrefix(this.visibleIds(), idOrPrefix, this.table.what);
     return this.records.get(id)!;
   }
 
@@ -101,16 +113,20 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
     }
   }
 
+  /** The record with exactly this ID, visible or not. */
   tryGet(id: string): R | undefined {
     return this.records.get(id);
   }
 
+  /** The visible records. */
   list(): R[] {
-    return [...this.records.values()];
+    const out: R[] = [];
+    for (const record of this.records.values()) if (this.isVisible(record)) out.push(record);
+    return out;
   }
 
   /**
-   * The records carrying every label pair of `selector` (all of them for an empty one), in the
+   * The visible records carrying every label pair of `selector` (all of them for an empty one), in the
    * order list() gives (a record given a label by a metadata change comes after those created with
    * it): found through the label index from the rarest pair, then each tested.
    */
@@ -123,7 +139,7 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
       if (rarest === undefined || carrying.size < rarest.size) rarest = carrying;
     }
     const out: R[] = [];
-    for (const record of rarest!) if (pairs.every(([k, v]) => this.labelsOf(record)?.[k] === v)) out.push(record);
+    for (const record of rarest!) if (this.isVisible(record) && pairs.every(([k, v]) => this.labelsOf(record)?.[k] === v)) out.push(record);
     return out;
   }
 

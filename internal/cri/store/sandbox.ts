@@ -53,6 +53,12 @@ export interface Sandbox extends StoredRecord<SandboxMetadata, SandboxStatus> {
    * of the pod starts, so none can run on in a pod whose stop answered OK.
    */
   stopping: boolean;
+  /**
+   * In memory only: RunPodSandbox has not finished. Lookups and lists do not see the pod until then,
+   * as containerd adds a sandbox to its store only once it runs: the kubelet never finds, stops or
+   * removes a pod whose RunPodSandbox has not answered. A restart undoes such a pod (state unknown).
+   */
+  creating: boolean;
 }
 
 export class SandboxStore extends RecordStore<SandboxMetadata, SandboxStatus, Sandbox> {
@@ -60,14 +66,25 @@ export class SandboxStore extends RecordStore<SandboxMetadata, SandboxStatus, Sa
     super(
       db,
       { table: 'sandboxes', what: 'sandbox' },
-      (row, metadata, status) => ({ id: String(row.id), name: String(row.name), metadata, status, stopping: false }),
+      (row, metadata, status) => ({ id: String(row.id), name: String(row.name), metadata, status, stopping: false, creating: false }),
       (s) => s.metadata.config.labels,
     );
   }
 
-  add(metadata: SandboxMetadata, status: SandboxStatus): Sandbox {
-    const sandbox: Sandbox = { id: metadata.id, name: metadata.name, metadata, status, stopping: false };
+  /** Persists the record; with `creating`, hidden until reveal(). */
+  add(metadata: SandboxMetadata, status: SandboxStatus, opts: { creating?: boolean } = {}): Sandbox {
+    const sandbox: Sandbox = { id: metadata.id, name: metadata.name, metadata, status, stopping: false, creating: opts.creating ?? false };
     this.insert(sandbox, { config: toJSON(metadata.config), created_at: Date.now() });
     return sandbox;
+  }
+
+  /** Makes a pod added as `creating` visible. */
+  reveal(id: string): void {
+    const sandbox = this.tryGet(id);
+    if (sandbox) sandbox.creating = false;
+  }
+
+  protected override isVisible(sandbox: Sandbox): boolean {
+    return !sandbox.creating;
   }
 }

@@ -7,6 +7,8 @@ export type Undo = () => unknown | Promise<unknown>;
 
 export class CleanupStack {
   private readonly undos: { what: string; undo: Undo }[] = [];
+  /** An undo of this stack threw: what it should have removed is still there. */
+  failed = false;
 
   constructor(private readonly logger: Logger) {}
 
@@ -21,6 +23,7 @@ export class CleanupStack {
       try {
         await undo();
       } catch (err) {
+        this.failed = true;
         this.logger.error('rollback step failed', { step: what, error: messageOf(err) });
       }
     }

@@ -2,9 +2,10 @@
 // plugin that fails, one that hangs, one whose result has no IP for an address, a runc that fails
 // create, a spec that cannot be built after the snapshot was prepared. After each: no name
 // reserved (the same request succeeds once the fault is gone), and leaks() finds nothing — no
-// netns, mount, snapshot, FIFO dir, row, shim or process.
+// netns, mount, snapshot, FIFO dir, row, shim or process. An undo that fails itself (a CNI DEL)
+// leaves the pod listed NOTREADY instead, as containerd does, until RemovePodSandbox can finish it.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { callError } from '../../harness/cri_client';
@@ -28,8 +29,9 @@ describe('rollback of injected failures', () => {
     await env?.close();
   });
 
-  it('a CNI plugin that fails: RunPodSandbox fails, nothing is left, the name is free again', async () => {
-    // Sorted before the test network: a bridge whose IPAM range is invalid fails its ADD.
+  it('a CNI config that fails ADD and DEL: RunPodSandbox fails, the pod stays NOTREADY until it can be removed, then nothing is left', async () => {
+    // Sorted before the test network: a bridge whose IPAM range is invalid fails its ADD, and the
+    // DEL of the undo too; as containerd, the pod is kept for the kubelet's RemovePodSandbox.
     const bad = join(env.cni.confDir, '00-failing.conflist');
     const failingBridge = `${env.cni.bridge}x`;
     writeFileSync(
@@ -44,6 +46,13 @@ describe('rollback of injected failures', () => {
     try {
       const err = await callError(env.client.runtime.RunPodSandbox({ config }, deadline()));
       expect(err.details).toMatch(/bridge/);
+      const { items } = await env.client.runtime.ListPodSandbox({});
+      expect(items.map((p) => [p.metadata?.name, p.state])).toEqual([['cni-fail', 'SANDBOX_NOTREADY']]);
+      await expect(env.client.runtime.RemovePodSandbox({ pod_sandbox_id: items[0]!.id }, deadline())).rejects.toMatchObject({
+        details: expect.stringMatching(/teardown network/),
+      });
+      rmSync(bad);
+      await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: items[0]!.id }, deadline());
       expect(leaks(env.host())).toEqual([]);
       expect((await env.client.runtime.ListPodSandbox({})).items).toEqual([]);
     } finally {
@@ -89,12 +98,48 @@ describe('rollback of injected failures', () => {
       expect(err.code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
       // The plugin's own bound is 60 s: the undo within 30 s shows the caller's deadline cut it short.
       const until = Date.now() + 30_000;
-      while ((await env.client.runtime.ListPodSandbox({})).items.length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+      while (leaks(env.host()).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
       expect((await env.client.runtime.ListPodSandbox({})).items).toEqual([]);
       expect(env.daemon.stderr()).toMatch(/CNI plugin \\"stuck\\" ADD on network \\"stuck\\".*timed out after \d+ms/);
       expect(leaks(env.host())).toEqual([]);
     } finally {
       rmSync(conf, { force: true });
+    }
+  });
+
+  it('a CNI DEL that fails in the undo: the pod stays NOTREADY with its netns, and goes whole once DEL works', async () => {
+    // After the bridge, a plugin whose ADD fails, and whose DEL fails while "del-fails" exists
+    // (a plugin that cannot reach its datastore, say): whatever it holds for the pod stays held.
+    const delFails = join(env.dir, 'del-fails');
+    env.cni.writePlugin(
+      'flaky-del',
+      `#!/bin/sh\ncat >/dev/null\n[ "$CNI_COMMAND" = ADD ] && { printf '%s' '{"cniVersion":"1.0.0","code":11,"msg":"no quota"}'; exit 1; }\n[ "$CNI_COMMAND" = DEL ] && [ -e ${JSON.stringify(delFails)} ] && { printf '%s' '{"cniVersion":"1.0.0","code":11,"msg":"try again later"}'; exit 1; }\nexit 0\n`,
+    );
+    env.cni.writeConflist([{ type: 'flaky-del' }]);
+    writeFileSync(delFails, '');
+    const config = env.podConfig('del-fails');
+    try {
+      const err = await callError(env.client.runtime.RunPodSandbox({ config }, deadline()));
+      expect(err.details).toMatch(/no quota/);
+      // As containerd keeps a sandbox it could not clean up (UNKNOWN, listed NOTREADY) for the
+      // kubelet to remove: forgetting it would leak the address and the veth.
+      const { items } = await env.client.runtime.ListPodSandbox({});
+      expect(items.map((p) => [p.metadata?.name, p.state])).toEqual([['del-fails', 'SANDBOX_NOTREADY']]);
+      expect(readdirSync(join(env.host().state, 'netns'))).toHaveLength(1);
+      // Still held: a retry with the same name and attempt is refused, as for any pod of that name.
+      expect((await callError(env.client.runtime.RunPodSandbox({ config }, deadline()))).details).toMatch(/reserved|already/);
+      await expect(env.client.runtime.RemovePodSandbox({ pod_sandbox_id: items[0]!.id }, deadline())).rejects.toMatchObject({
+        details: expect.stringMatching(/try again later/),
+      });
+      rmSync(delFails);
+      await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: items[0]!.id }, deadline());
+      expect((await env.client.runtime.ListPodSandbox({})).items).toEqual([]);
+      expect(env.cni.allocatedIPs()).toEqual([]);
+      expect(env.cni.bridgePorts()).toEqual([]);
+      expect(leaks(env.host())).toEqual([]);
+    } finally {
+      rmSync(delFails, { force: true });
+      env.cni.writeConflist();
     }
   });
 
