@@ -104,6 +104,7 @@ export class CriStreamingRuntime implements StreamingRuntime {
       sharedDir: true,
     });
     let stdin: ExecStdin | undefined;
+    let ioInUse: Promise<unknown> = Promise.resolve();
     let markStarted!: () => void;
     const started = new Promise<void>((resolve) => (markStarted = resolve));
     try {
@@ -140,6 +141,9 @@ export class CriStreamingRuntime implements StreamingRuntime {
           },
           {
             outputDone: io.done(),
+            // A `runc exec` that hangs ends the session with its client, not when runc answers.
+            startSignal: opts.signal,
+            onStartAbandoned: (settled) => (ioInUse = settled),
             onStarted: () => {
               log.debug('exec started', { execId, aborted: opts.signal.aborted });
               execStarted = true;
@@ -164,8 +168,11 @@ export class CriStreamingRuntime implements StreamingRuntime {
       }
     } finally {
       opts.stdin?.unpipe();
-      stdin?.abandon();
-      io.remove();
+      const remove = () => {
+        stdin?.abandon();
+        io.remove();
+      };
+      void ioInUse.then(remove, remove);
     }
   }
 

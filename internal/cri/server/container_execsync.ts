@@ -56,6 +56,7 @@ export async function execSync(svc: CriService, req: ExecSyncRequest__Output, ca
   const io = TaskIO.create(dir, fifoId, { stdout: true, stderr: true, sharedDir: true });
   // A client that cancels or runs out of its deadline ends the command.
   const callEnded = callSignal(call);
+  let ioInUse: Promise<unknown> = Promise.resolve();
   try {
     const stdout = capture(io.stdout);
     const stderr = capture(io.stderr);
@@ -69,6 +70,7 @@ export async function execSync(svc: CriService, req: ExecSyncRequest__Output, ca
           timeoutMs: timeoutSec > 0 ? timeoutSec * 1000 : undefined,
           signal: callEnded,
           outputDone: io.done(),
+          onStartAbandoned: (settled) => (ioInUse = settled),
         },
       );
     } catch (err) {
@@ -94,6 +96,7 @@ export async function execSync(svc: CriService, req: ExecSyncRequest__Output, ca
     await settledWithin(io.done(), OUTPUT_GRACE_MS);
     return { stdout: stdout.bytes(), stderr: stderr.bytes(), exit_code: exit.exitStatus };
   } finally {
-    io.remove();
+    const remove = () => io.remove();
+    void ioInUse.then(remove, remove);
   }
 }

@@ -84,22 +84,24 @@ class ShimTask implements CriTask {
     // What must end before the process is removed from the shim, besides its output: nothing, unless
     // its caller left while the Start was under way (see below).
     let removable: Promise<unknown> = Promise.resolve();
+    const startEnded = opts.startSignal ?? opts.signal;
     try {
       const started = shimExec.start();
       try {
         // A Start has no deadline (task_client.ts), but its caller may leave: a `runc exec` that
-        // hangs must not hold the call, its FIFOs and the container's stop behind it forever.
-        await unlessEnded(started, opts.signal, `starting ${what}`);
+        // hangs must not hold the call and the container's stop behind it forever.
+        await unlessEnded(started, startEnded, `starting ${what}`);
       } catch (err) {
         // Whatever made Start fail or its caller leave, the process may run (or be about to): it is
         // killed once the Start settles (the shim handles a Kill after the Start it queues behind),
         // so it never outlives our interest in it.
         const kill = () => shimExec.kill(SIGKILL).catch(() => undefined);
-        if (opts.signal?.aborted === true) {
+        if (startEnded?.aborted === true) {
           // A caller that left waits for nothing. The kill goes now (the shim may handle it after the
           // Start) and again once the Start settled; what it started is removed once it exited.
           void kill();
           removable = started.then(() => kill().then(() => exited), kill);
+          opts.onStartAbandoned?.(removable);
         } else {
           await kill(); // a failed Start has settled, so its kill is quick
         }

@@ -62,6 +62,19 @@ export interface TaskExecOptions {
   /** The caller has gone (a client cancelled or ran out of its deadline): the process is killed. */
   signal?: AbortSignal;
   /**
+   * Ends only the wait for the Start (as `signal` does too), for a caller that handles its own
+   * leaving once the process runs (the streaming exec): a Start cut short kills the process as
+   * soon as it settles.
+   */
+  startSignal?: AbortSignal;
+  /**
+   * Called when the caller left while the Start was under way, with a promise that settles once
+   * that Start settled and its process was killed. The caller keeps the process's FIFOs (paths and
+   * its own ends) until then: the shim opens them in the Start, after runc started the process,
+   * and a FIFO gone by then fails the Start with a process left running that no Kill can reach.
+   */
+  onStartAbandoned?: (settled: Promise<unknown>) => void;
+  /**
    * Settles once the caller has read the process's output to its end or given up on it. Until
    * then the process stays in its shim: the shim's Delete closes the output FIFOs 2 s after it
    * is asked, cutting off what a child or a slow reader has not passed on yet (containerd too
