@@ -98,6 +98,14 @@ export function formatReference(ref: Reference): string {
   return repositoryOf(ref) + (ref.tag !== undefined ? `:${ref.tag}` : '') + (ref.digest !== undefined ? `@${ref.digest}` : '');
 }
 
+/**
+ * The name an image is recorded under: a reference with a digest drops its tag, as containerd's
+ * ParseDockerRef does (so `name:tag@digest` is found as the `name@digest` a pull records).
+ */
+export function recordName(ref: Reference): string {
+  return formatReference(ref.digest !== undefined ? { domain: ref.domain, path: ref.path, digest: ref.digest } : ref);
+}
+
 /** Normalises a reference string: parseReference then formatReference. */
 export function normalizeReference(input: string): string {
   return formatReference(parseReference(input));

@@ -10,7 +10,7 @@ import { GenerationCache } from './generation_cache';
 import { collectGarbage } from './gc';
 import { importArchive, type ImportOptions } from './import';
 import { Puller, type PullOptions } from './pull/pull';
-import { parseReference, formatReference } from './reference';
+import { parseReference, recordName } from './reference';
 import { ImageStore, type ImageRecord } from './store';
 import { hostPlatform, imageSize, resolveImage, type Platform, type ResolvedImage } from './walk';
 
@@ -154,7 +154,7 @@ export class ImageService {
     }
     let name: string;
     try {
-      name = formatReference(parseReference(refOrId));
+      name = recordName(parseReference(refOrId));
     } catch (err) {
       // A short hex string that is not a valid reference may still be an ID prefix.
       if (hex !== undefined) {

@@ -4,6 +4,7 @@
 // then record the image. Concurrent pulls of one reference share one download; concurrent pulls
 // of different references share blob downloads. Each is stopped when every caller waiting for it
 // has gone away (SharedTask).
+import { createHash } from 'node:crypto';
 import type { Descriptor, ContentLease } from '../../content/types';
 import { kindOf, unavailable, wrap } from '../../errdefs/errors';
 import { silentLogger } from '../../log/logger';
@@ -11,7 +12,7 @@ import { checkDocumentSize, MAX_CONFIG_BYTES, MAX_MANIFEST_BYTES, readDocument }
 import { collectGarbage } from '../gc';
 import type { ImageDeps, UnpackFn } from '../import';
 import { isIndexType, parseIndex, parseManifest } from '../oci';
-import { formatReference, objectOf, parseReference, type Reference } from '../reference';
+import { objectOf, parseReference, recordName, type Reference } from '../reference';
 import type { ImageRecord } from '../store';
 import { hostPlatform, resolveImage, selectManifest, type Platform } from '../walk';
 import { Authorizer, type AuthConfig } from './auth';
@@ -43,8 +44,17 @@ export interface PullOptions {
 }
 
 /** The name a pull records: a digest reference drops its tag, as containerd's ParseDockerRef does. */
-export function pullName(ref: Reference): string {
-  return formatReference(ref.digest !== undefined ? { domain: ref.domain, path: ref.path, digest: ref.digest } : ref);
+export const pullName = recordName;
+
+/**
+ * What tells pulls apart besides the name: the caller's credentials. A caller joins only a pull made
+ * with the same ones, so nobody gets an image through credentials of another caller (containerd
+ * resolves each PullImage with its own, sharing only blob downloads), nor is failed by wrong ones.
+ */
+function credentialsKey(auth: AuthConfig | undefined): string {
+  if (auth === undefined) return '';
+  const fields = (['username', 'password', 'auth', 'identity_token', 'registry_token', 'server_address'] as const).map((k) => auth[k] ?? '');
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
 export class Puller {
@@ -53,15 +63,16 @@ export class Puller {
 
   constructor(private readonly opts: PullerOptions) {}
 
-  /** Pulls `reference`; a pull of the same reference already under way is joined, not repeated. */
+  /** Pulls `reference`; a pull of the same reference with the same credentials already under way is joined, not repeated. */
   async pull(reference: string, opts: PullOptions = {}): Promise<ImageRecord> {
     const ref = parseReference(reference);
     const name = pullName(ref);
-    let running = this.pulls.get(name);
+    const key = `${name} ${credentialsKey(opts.auth)}`;
+    let running = this.pulls.get(key);
     if (!running || running.abandoned) {
       const task = new SharedTask((signal) => this.pullOnce(ref, name, opts, signal));
-      void task.result.catch(() => undefined).finally(() => this.pulls.get(name) === task && this.pulls.delete(name));
-      this.pulls.set(name, task);
+      void task.result.catch(() => undefined).finally(() => this.pulls.get(key) === task && this.pulls.delete(key));
+      this.pulls.set(key, task);
       running = task;
     }
     return running.join(opts.signal, `pull ${name}`);
@@ -177,7 +188,26 @@ export class Puller {
    */
   private async fetchBlob(client: RegistryClient, desc: Descriptor, lease: ContentLease, signal: AbortSignal): Promise<void> {
     lease.add(desc.digest);
-    if (await this.opts.content.has(desc.digest)) return;
+    // A download another pull started may come from another registry, one that fails or corrupts
+    // it: then this pull fetches the blob from its own, once (as containerd's waiter on another's
+    // ingest fetches it itself once that ends without the blob).
+    for (let joinedOnly = true; ; joinedOnly = false) {
+      if (await this.opts.content.has(desc.digest)) return;
+      const running = this.blobs.get(desc.digest);
+      if (joinedOnly && running && !running.abandoned) {
+        try {
+          return await running.join(signal, `blob ${desc.digest}`);
+        } catch (err) {
+          if (signal.aborted) throw err;
+          continue;
+        }
+      }
+      return this.downloadBlob(client, desc, lease, signal);
+    }
+  }
+
+  /** Downloads the blob, or joins a download of it under way (started meanwhile). */
+  private async downloadBlob(client: RegistryClient, desc: Descriptor, lease: ContentLease, signal: AbortSignal): Promise<void> {
     let running = this.blobs.get(desc.digest);
     if (!running || running.abandoned) {
       const task = new SharedTask(async (blobSignal) => {

@@ -330,6 +330,73 @@ describe('pull from a registry', () => {
     await expect(env.images.pull(ref, { auth: { username: 'u', password: 'p' } })).resolves.toMatchObject({ name: ref });
   });
 
+  it('a pull never joins one made with other credentials: none or wrong ones are refused while an authorized pull runs', async () => {
+    const layer = busybox.layers[0].digest;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const layerReached = new Promise<void>((resolve) => (reached = resolve));
+    const proxy = await startProxy({
+      target: registry.url,
+      basic: { username: 'u', password: 'p' },
+      hold: (p) => {
+        if (!p.endsWith(`/blobs/${layer}`)) return undefined;
+        reached();
+        return released;
+      },
+    });
+    extra.push(() => proxy.close());
+    const ref = `${proxy.host}/library/busybox:latest`;
+    const authorized = env.images.pull(ref, { auth: { username: 'u', password: 'p' } });
+    await layerReached;
+    // Joined, it would wait for the held layer and get the image; on its own it is refused at once.
+    const guard = new Promise((resolve) => setTimeout(() => resolve('still waiting: joined the authorized pull'), 30_000).unref());
+    const anonymous = await Promise.race([env.images.pull(ref).catch((e: unknown) => e), guard]);
+    expect(kindOf(anonymous)).toBe('PermissionDenied');
+    const wrong = await Promise.race([env.images.pull(ref, { auth: { username: 'u', password: 'x' } }).catch((e: unknown) => e), guard]);
+    expect(kindOf(wrong)).toBe('PermissionDenied');
+    release();
+    expect((await authorized).configDigest).toBe(busybox.config.digest);
+  });
+
+  it('a blob another registry fails to deliver is fetched from this pull\'s own registry', async () => {
+    const layer = busybox.layers[0].digest;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const layerReached = new Promise<void>((resolve) => (reached = resolve));
+    // A registry that holds the layer back, then corrupts it; another that serves it whole.
+    const hostile = await startProxy({
+      target: registry.url,
+      tamper: (p) => p.endsWith(`/blobs/${layer}`),
+      hold: (p) => {
+        if (!p.endsWith(`/blobs/${layer}`)) return undefined;
+        reached();
+        return released;
+      },
+    });
+    const good = await startProxy({ target: registry.url });
+    extra.push(() => hostile.close(), () => good.close());
+    const fromHostile = env.images.pull(`${hostile.host}/library/busybox:latest`).catch((e: unknown) => e);
+    await layerReached;
+    const fromGood = env.images.pull(`${good.host}/library/busybox:latest`);
+    // Let the good pull reach the layer the hostile one is downloading (its manifest answered, the
+    // rest is local work; had it not joined yet, it would just download the layer itself), then let
+    // that download fail.
+    await until('the good pull has its manifest', () => good.requests.some((r) => r.path.endsWith('/manifests/latest')));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    release();
+    expect(kindOf(await fromHostile)).toBe('FailedPrecondition');
+    expect((await fromGood).configDigest).toBe(busybox.config.digest);
+    expect(good.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/blobs/${layer}`))).toHaveLength(1);
+  });
+
+  it('an image pulled as name:tag@digest is found by that same string, as containerd drops the tag', async () => {
+    const ref = `${registry.host}/library/busybox:latest@${busybox.manifest.digest}`;
+    await env.images.pull(ref);
+    expect((await env.images.get(ref)).id).toBe(busybox.config.digest);
+  });
+
   it('a blob the registry lost is NotFound and the pull leaves nothing', async () => {
     const cfg = Buffer.from(JSON.stringify({ architecture: 'amd64', os: 'linux', rootfs: { type: 'layers', diff_ids: [] } }));
     const cfgDigest = await pushBlob(registry.url, 'lost', cfg);
