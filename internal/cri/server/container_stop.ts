@@ -12,7 +12,7 @@ import { nowNanos } from '../store/time';
 import type { CriTask } from '../tasks/types';
 import { hookContainer, hookSandbox } from './hook_views';
 import type { CriService, RuntimeDeps } from './service';
-import { recordContainerExit } from './task_monitor';
+import { recordContainerExit, recordPersistently } from './task_monitor';
 import { callSignal, unlessEnded, type CallEnd } from '../util/call_signal';
 import { settledWithin } from '../util/settled';
 
@@ -63,9 +63,9 @@ export function containerExitRecorded(rt: RuntimeDeps, id: string): Promise<void
 
 /**
  * When the task's init process exits: kill what is left of it (a shared PID namespace), let the
- * output drain into the log, delete the task in the shim (runc delete), record the exit (status,
- * CONTAINER_STOPPED) and close the IO — containerd's handleContainerExit, in its order, so the
- * log is complete by the time the status says EXITED.
+ * output drain into the log, delete the task in the shim (runc delete), close the IO and record the
+ * exit (status, CONTAINER_STOPPED) — containerd's handleContainerExit, in its order, so the log is
+ * complete by the time the status says EXITED.
  */
 export function watchContainerExit(svc: CriService, id: string, task: CriTask, io: ContainerIO | undefined): void {
   const rt = svc.rt;
@@ -82,7 +82,6 @@ export function watchContainerExit(svc: CriService, id: string, task: CriTask, i
           if (!drained) log.warn('container output did not end after its exit; closing it', { graceMs: IO_DRAIN_GRACE_MS });
         }
         await task.delete().catch((err: unknown) => log.warn('deleting the exited task failed', { error: messageOf(err) }));
-        recordContainerExit(svc, id, exit, oomKilled);
       } finally {
         // Whatever failed above, the FIFOs and the log file are closed and removed.
         if (io) {
@@ -91,6 +90,8 @@ export function watchContainerExit(svc: CriService, id: string, task: CriTask, i
           io.remove();
         }
       }
+      // StopContainer waits for this, as containerd's for its container's Stopped channel.
+      await recordPersistently(svc, 'container exit', { containerId: id }, () => recordContainerExit(svc, id, exit, oomKilled));
     })
     // Never an unhandled rejection (it would end berthd): a failure here is logged.
     .catch((err: unknown) => log.error('container exit watcher failed', { error: messageOf(err) }))

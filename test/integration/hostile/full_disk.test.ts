@@ -9,7 +9,7 @@ import { startBerthd, runBerthdToExit } from '../../harness/daemon';
 import { criClient } from '../../harness/cri_client';
 import { testImages } from '../../harness/images';
 import { fillUp, freeBytes, mountTmpfs, unmountTmpfs } from '../../harness/tmpfs';
-import { createBerthEnv, deadline, TICKER, type BerthEnv } from '../recovery/berth_env';
+import { createBerthEnv, deadline, SLEEPER, TICKER, type BerthEnv } from '../recovery/berth_env';
 import { dbRows, leaks } from '../recovery/host_state';
 
 jest.setTimeout(300_000);
@@ -212,6 +212,29 @@ describe('a full root disk (content store, snapshots, metadata)', () => {
     }
     const id = await env.create(podId, config, 'room-again', ['true']);
     expect((await env.client.runtime.ListContainers({})).containers.map((c) => c.id)).toEqual([id]);
+    await env.removeAll();
+  });
+
+  it('an exit while the root is full is recorded once space is back, with its code, and the container can go', async () => {
+    const { podId, config } = await env.runPod('exit-while-full');
+    const id = await env.create(podId, config, 'victim', SLEEPER);
+    await env.client.runtime.StartContainer({ container_id: id }, deadline());
+    await fillLeaving(0);
+    try {
+      // The kill lands; the exit cannot be written, so the stop waits for it (up to its deadline).
+      const err = await rejection(env.client.runtime.StopContainer({ container_id: id, timeout: '0' }, deadline(5_000)));
+      expect(errorCode(err)).toBe(grpc.status.DEADLINE_EXCEEDED);
+      expect(env.daemon.stderr()).toMatch(/recording the container exit failed; retrying.*(disk is full|no space)/);
+    } finally {
+      rmSync(filler(), { force: true });
+    }
+    const exited = await until('the exit recorded', async () => {
+      const status = await env.status(id);
+      return status.state === 'CONTAINER_EXITED' && status;
+    });
+    expect([exited.exit_code, exited.reason]).toEqual([137, 'Error']);
+    await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
+    expect(leaked()).toEqual([]);
   });
 });
 
