@@ -9,7 +9,8 @@
 // The records of one read from the container's pipe go in one write(2), under one timestamp: a
 // container printing short lines (`yes`) made a record, a Buffer.concat and a write(2) per line on
 // berthd's one thread, and 10 MB of "y\n" held every other call for up to 20 s.
-import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { failedPrecondition } from '../../errdefs/errors';
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { silentLogger, type Logger } from '../../log/logger';
@@ -70,7 +71,7 @@ export class CriLogFile {
   private open(): void {
     this.lastOpenAttempt = this.now();
     mkdirSync(dirname(this.path), { recursive: true });
-    this.fd = openSync(this.path, 'a', 0o640);
+    this.fd = openLogFile(this.path);
   }
 
   private tryOpen(records = 1): boolean {
@@ -143,6 +144,31 @@ export class CriLogFile {
       // close(2) reports a failed deferred write (NFS, EIO); the fd is gone either way
     }
   }
+}
+
+/**
+ * Opens (creating) the log file for appending, only if it is a regular file. The log directory is
+ * writable by whoever can mount it (a hostPath pod): a FIFO planted at the path would block the
+ * open, or every write, on berthd's one thread and so every call (O_NONBLOCK: such an open fails or
+ * returns at once, and is refused); a symlink would have berthd, as root, append a container's
+ * output to any file it names (O_NOFOLLOW). kubelet writes no symlinks there; its own links in
+ * /var/log/containers point at these files.
+ */
+export function openLogFile(path: string): number {
+  const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = constants;
+  let fd: number;
+  try {
+    fd = openSync(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o640);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'ENXIO') throw failedPrecondition(`container log ${path} is not a regular file (${code === 'ELOOP' ? 'a symlink' : 'a FIFO'})`, err);
+    throw err;
+  }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw failedPrecondition(`container log ${path} is not a regular file`);
+  }
+  return fd;
 }
 
 /**
