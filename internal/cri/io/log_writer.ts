@@ -225,9 +225,11 @@ export function redirectToLog(
   let records: LogRecord[] = [];
   let handledThisTurn = 0;
 
+  // Only what goes past the maximum is split off, as containerd: a line of exactly the maximum is
+  // one F record (and a CR before its newline is still dropped), not a P and an empty F.
   const emitPartials = () => {
     if (maxLineSize <= 0) return;
-    while (pendingLength >= maxLineSize) {
+    while (pendingLength > maxLineSize) {
       const all = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
       records.push({ tag: 'P', content: all.subarray(0, maxLineSize) });
       const rest = all.subarray(maxLineSize);
@@ -266,8 +268,9 @@ export function redirectToLog(
       }
     });
     const finish = () => {
-      // A last line without a newline is still a whole line (containerd tags it F).
-      if (pendingLength > 0) file.writeRecord(stream, 'F', Buffer.concat(pending));
+      // A last line without a newline is partial, as containerd tags it: kubelet then shows it
+      // without the newline the container never wrote.
+      if (pendingLength > 0) file.writeRecord(stream, 'P', Buffer.concat(pending));
       pending = [];
       pendingLength = 0;
       resolve();

@@ -15,13 +15,15 @@ describe('CRI log file', () => {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'berth-log-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes kubelet-format records, splitting long lines into partials', async () => {
+  it('writes kubelet-format records, splitting what goes past the maximum into partials', async () => {
     const file = new CriLogFile(join(dir, 'c', '0.log'));
     const out = new PassThrough();
     const err = new PassThrough();
     const done = Promise.all([redirectToLog(out, file, 'stdout', 8), redirectToLog(err, file, 'stderr', 8)]);
     out.write('hello\nwor');
     out.write('ld\n0123456789abcdefXY\n');
+    // As containerd: a line of exactly the maximum is one F record, its CR dropped.
+    out.write('01234567\n0123456\r\n');
     err.write('oops\n');
     out.end('tail');
     err.end();
@@ -34,8 +36,11 @@ describe('CRI log file', () => {
       ['stdout', 'P', '01234567'],
       ['stdout', 'P', '89abcdef'],
       ['stdout', 'F', 'XY'],
+      ['stdout', 'F', '01234567'],
+      ['stdout', 'F', '0123456'],
       ['stderr', 'F', 'oops'],
-      ['stdout', 'F', 'tail'],
+      // A last line the container never ended is partial, as containerd tags it.
+      ['stdout', 'P', 'tail'],
     ]);
   });
 
