@@ -21,7 +21,8 @@ export async function localImage(rt: RuntimeDeps, ref: string): Promise<LocalIma
   return { id, name: ref, resolved, chainId };
 }
 
-export async function ensureImage(rt: RuntimeDeps, ref: string): Promise<LocalImage> {
+/** The image, pulled when missing; a pull ends when `signal` aborts (the caller went away), unless another caller waits for it too. */
+export async function ensureImage(rt: RuntimeDeps, ref: string, signal?: AbortSignal): Promise<LocalImage> {
   try {
     return await localImage(rt, ref);
   } catch (err) {
@@ -29,6 +30,7 @@ export async function ensureImage(rt: RuntimeDeps, ref: string): Promise<LocalIm
   }
   await rt.images.pull(ref, {
     unpack: async () => undefined, // unpacked below through the same per-chain locks
+    signal,
   });
   return localImage(rt, ref);
 }

@@ -21,7 +21,7 @@ import { resolveRuntimeHandler, specRuntimeOptions } from '../runtime_handler';
 import { ensureImage } from '../sandbox_image';
 import { mountSandboxShm, sandboxPaths, unmountSandboxShm, usesHostIpc, usesHostNetwork, writeSandboxFiles } from '../sandbox_files';
 import type { PodSandboxConfig__Output } from '../../api/gen/runtime/v1/PodSandboxConfig';
-import { callDeadlineMs, type CallDeadline } from '../util/call_signal';
+import { callDeadlineMs, callSignal, type CallDeadline, type CallEnd } from '../util/call_signal';
 import { CleanupStack } from '../util/cleanup';
 import { crashPoint } from '../util/crash_points';
 import { generateId, makeSandboxName } from '../util/ids';
@@ -55,7 +55,7 @@ export function podNetworkRequest(id: string, netnsPath: string, config: PodSand
   };
 }
 
-export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__Output, call: CallDeadline): Promise<RunPodSandboxResponse> {
+export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__Output, call: CallDeadline & CallEnd): Promise<RunPodSandboxResponse> {
   validateSandboxConfig(req.config);
   const config = req.config!;
   const rt = svc.rt;
@@ -81,7 +81,8 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
       const deadlineMs = callDeadlineMs(call);
       const request = hostNetwork ? undefined : { ...podNetworkRequest(id, netnsPath, config, { strict: true }), deadlineMs };
       const runtime = resolveRuntimeHandler(svc.config, req.runtime_handler);
-      const image = await ensureImage(rt, svc.config.cri.sandbox_image).catch((err: unknown) => {
+      // A pull that drags on (a slow registry) ends with the caller, freeing the pod's name for its retry.
+      const image = await ensureImage(rt, svc.config.cri.sandbox_image, callSignal(call)).catch((err: unknown) => {
         throw wrap(err, `sandbox image ${svc.config.cri.sandbox_image}`);
       });
 

@@ -12,6 +12,8 @@ export interface ProxyOptions {
   hold?: (path: string) => Promise<void> | undefined;
   /** Sends the headers and half the body of GETs whose path this matches, then nothing more. */
   stall?: (path: string) => boolean;
+  /** Sends the body of GETs whose path this matches a byte every 500 ms (no read timeout ends it). */
+  drip?: (path: string) => boolean;
   bearer?: { username: string; password: string; token: string };
   basic?: { username: string; password: string };
 }
@@ -20,7 +22,7 @@ export interface RegistryProxy {
   url: string;
   host: string;
   requests: { method: string; path: string; status: number }[];
-  /** The stalled responses so far; `closed` resolves when the client closed the connection. */
+  /** The stalled or dripping responses so far; `closed` resolves when the client closed the connection. */
   stalled: { path: string; closed: Promise<void> }[];
   close(): Promise<void>;
 }
@@ -83,6 +85,22 @@ export async function startProxy(opts: ProxyOptions): Promise<RegistryProxy> {
           res.writeHead(200, up.headers);
           res.write(body.subarray(0, body.length >> 1));
           stalled.push({ path, closed: new Promise((resolve) => res.once('close', () => resolve())) });
+        });
+        return;
+      }
+      if (opts.drip && req.method === 'GET' && opts.drip(path) && up.statusCode === 200) {
+        const parts: Buffer[] = [];
+        up.on('data', (c: Buffer) => parts.push(c));
+        up.on('end', () => {
+          const body = Buffer.concat(parts);
+          res.writeHead(200, up.headers);
+          let sent = 0;
+          const timer = setInterval(() => {
+            if (sent >= body.length) return void (clearInterval(timer), res.end());
+            res.write(body.subarray(sent, ++sent));
+          }, 500);
+          stalled.push({ path, closed: new Promise((resolve) => res.once('close', () => resolve())) });
+          res.once('close', () => clearInterval(timer));
         });
         return;
       }
