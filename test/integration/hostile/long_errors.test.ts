@@ -85,7 +85,11 @@ exec runc "$@"
   });
 
   it('a CNI plugin failing with a 300 kB error message: RunPodSandbox fails with it clipped, the connection serves on', async () => {
-    const plugin = env.cni.writePlugin('noisy-cni', `#!/bin/sh\nprintf '{"cniVersion":"1.0.0","code":11,"msg":"'\nhead -c 300000 /dev/zero | tr '\\0' M\nprintf '"}'\nexit 1\n`);
+    // Its ADD fails; its DEL (the undo) succeeds, or the pod would be kept for a later removal.
+    const plugin = env.cni.writePlugin(
+      'noisy-cni',
+      `#!/bin/sh\n[ "$CNI_COMMAND" = DEL ] && exit 0\nprintf '{"cniVersion":"1.0.0","code":11,"msg":"'\nhead -c 300000 /dev/zero | tr '\\0' M\nprintf '"}'\nexit 1\n`,
+    );
     const conf = join(env.cni.confDir, '00-noisy.conflist');
     writeFileSync(conf, JSON.stringify({ cniVersion: '1.0.0', name: 'noisy', plugins: [{ type: 'noisy-cni' }] }));
     try {
