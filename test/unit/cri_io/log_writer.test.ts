@@ -85,9 +85,26 @@ describe('CRI log file', () => {
   });
 
   it('formats timestamps like Go RFC3339Nano', () => {
-    expect(rfc3339Nano(new Date('2024-01-02T03:04:05.120Z'), 0)).toBe('2024-01-02T03:04:05.12Z');
-    expect(rfc3339Nano(new Date('2024-01-02T03:04:05.000Z'), 0)).toBe('2024-01-02T03:04:05Z');
-    expect(rfc3339Nano(new Date('2024-01-02T03:04:05.000Z'), 5)).toBe('2024-01-02T03:04:05.000000005Z');
+    const at = (iso: string, extraNanos = 0n) => BigInt(Date.parse(iso)) * 1_000_000n + extraNanos;
+    expect(rfc3339Nano(at('2024-01-02T03:04:05.120Z'))).toBe('2024-01-02T03:04:05.12Z');
+    expect(rfc3339Nano(at('2024-01-02T03:04:05.000Z'))).toBe('2024-01-02T03:04:05Z');
+    expect(rfc3339Nano(at('2024-01-02T03:04:05.000Z', 5n))).toBe('2024-01-02T03:04:05.000000005Z');
+  });
+
+  it('never steps back from one timestamp to the next, as records of one stream must not', () => {
+    const nanosOf = (text: string) => {
+      const m = /^(.*?)(?:\.(\d+))?Z$/.exec(text)!;
+      return BigInt(Date.parse(`${m[1]}Z`)) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
+    };
+    let previous = nanosOf(rfc3339Nano());
+    let backwards = 0;
+    // Long enough to cross a few hundred millisecond boundaries.
+    for (let i = 0; i < 300_000; i++) {
+      const now = nanosOf(rfc3339Nano());
+      if (now < previous) backwards++;
+      previous = now;
+    }
+    expect(backwards).toBe(0);
   });
 });
 
