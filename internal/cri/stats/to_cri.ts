@@ -19,20 +19,18 @@ export function toCpuUsage(timestamp: bigint, usageNs: bigint, nanoCores: bigint
   return { timestamp: String(timestamp), usage_core_nano_seconds: u64(usageNs), usage_nano_cores: u64(nanoCores) };
 }
 
-/** available_bytes only when the cgroup has a limit, as containerd does. */
+/** available_bytes is the limit less the working set, and 0 when the cgroup has no limit, as containerd sends it. */
 export function toMemoryUsage(timestamp: bigint, m: MemorySample): MemoryUsage {
-  const usage: MemoryUsage = {
+  const limit = m.limitBytes ?? 0n;
+  return {
     timestamp: String(timestamp),
     working_set_bytes: u64(m.workingSetBytes),
+    available_bytes: u64(limit > m.workingSetBytes ? limit - m.workingSetBytes : 0n),
     usage_bytes: u64(m.usageBytes),
     rss_bytes: u64(m.rssBytes),
     page_faults: u64(m.pageFaults),
     major_page_faults: u64(m.majorPageFaults),
   };
-  if (m.limitBytes !== undefined) {
-    usage.available_bytes = u64(m.limitBytes > m.workingSetBytes ? m.limitBytes - m.workingSetBytes : 0n);
-  }
-  return usage;
 }
 
 export function toProcessUsage(timestamp: bigint, count: number): ProcessUsage {

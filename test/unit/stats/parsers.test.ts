@@ -96,7 +96,7 @@ describe('memory figures', () => {
 
   test('available bytes only with a limit: limit minus working set', () => {
     const m = { usageBytes: 100n, workingSetBytes: 70n, rssBytes: 50n, pageFaults: 3n, majorPageFaults: 1n };
-    expect(toMemoryUsage(1n, m).available_bytes).toBeUndefined();
+    expect(toMemoryUsage(1n, m).available_bytes).toEqual({ value: '0' }); // no limit: 0, as containerd
     expect(toMemoryUsage(1n, { ...m, limitBytes: 1000n }).available_bytes).toEqual({ value: '930' });
     expect(toMemoryUsage(1n, { ...m, limitBytes: 50n }).available_bytes).toEqual({ value: '0' });
     expect(toMemoryUsage(1n, m)).toMatchObject({ timestamp: '1', working_set_bytes: { value: '70' }, usage_bytes: { value: '100' }, rss_bytes: { value: '50' }, page_faults: { value: '3' }, major_page_faults: { value: '1' } });
