@@ -12,7 +12,7 @@ import type { ContainerConfig__Output } from '../../api/gen/runtime/v1/Container
 import type { CreateContainerRequest__Output } from '../../api/gen/runtime/v1/CreateContainerRequest';
 import type { CreateContainerResponse } from '../../api/gen/runtime/v1/CreateContainerResponse';
 import type { PodSandboxConfig__Output } from '../../api/gen/runtime/v1/PodSandboxConfig';
-import { failedPrecondition, invalidArgument, messageOf, notFound, wrap } from '../../errdefs/errors';
+import { failedPrecondition, invalidArgument, isNotFound, messageOf, notFound, wrap } from '../../errdefs/errors';
 import { seedImageVolumes } from '../image_volumes';
 import { buildContainerSpec } from '../opts/container_spec';
 import { fromCriMount, imageVolumeMounts } from '../opts/mounts';
@@ -29,6 +29,7 @@ import type { Sandbox } from '../store/sandbox';
 import { nowNanos } from '../store/time';
 import { CleanupStack } from '../util/cleanup';
 import { crashPoint } from '../util/crash_points';
+import { retryWithBackoff } from '../util/retry';
 import { generateId, makeContainerName } from '../util/ids';
 import { hookContainer, hookSandbox } from './hook_views';
 import type { CriService } from './service';
@@ -139,7 +140,18 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
       } finally {
         releaseGate();
       }
-      cleanup.push('remove container snapshot', () => rt.snapshotter.remove(id));
+      // A removal the database refuses (a full disk) is retried in the background: nothing else
+      // would find this snapshot before a restart, and it pins the image's layers.
+      cleanup.push('remove container snapshot', () =>
+        rt.snapshotter.remove(id).catch((err: unknown) => {
+          void retryWithBackoff(log.with({ snapshot: id }), 'removing the snapshot of a container not created', () =>
+            rt.snapshotter.remove(id).catch((e: unknown) => {
+              if (!isNotFound(e)) throw e;
+            }),
+          );
+          throw err;
+        }),
+      );
       crashPoint('container_create:after_snapshot');
 
       cleanup.push('remove container dirs', () => Promise.all([removeTree(rootDir), removeTree(stateDir)]));

@@ -12,7 +12,8 @@ import { nowNanos } from '../store/time';
 import type { CriTask } from '../tasks/types';
 import { hookContainer, hookSandbox } from './hook_views';
 import type { CriService, RuntimeDeps } from './service';
-import { recordContainerExit, recordPersistently } from './task_monitor';
+import { recordContainerExit } from './task_monitor';
+import { retryWithBackoff } from '../util/retry';
 import { callSignal, unlessEnded, type CallEnd } from '../util/call_signal';
 import { settledWithin } from '../util/settled';
 
@@ -90,8 +91,10 @@ export function watchContainerExit(svc: CriService, id: string, task: CriTask, i
           io.remove();
         }
       }
+      // Retried until the database takes it (a full disk), as containerd retries the exit events it
+      // failed to handle: else the container read RUNNING, and refused removal, until a restart.
       // StopContainer waits for this, as containerd's for its container's Stopped channel.
-      await recordPersistently(svc, 'container exit', { containerId: id }, () => recordContainerExit(svc, id, exit, oomKilled));
+      await retryWithBackoff(log, 'recording the container exit', () => recordContainerExit(svc, id, exit, oomKilled));
     })
     // Never an unhandled rejection (it would end berthd): a failure here is logged.
     .catch((err: unknown) => log.error('container exit watcher failed', { error: messageOf(err) }))

@@ -1,38 +1,18 @@
 // Exit monitors: when a task's init process exits, record it (persisted), emit the CRI event,
 // and for sandboxes mark the pod NotReady. containerd runs the same from its event monitor.
 import { messageOf } from '../../errdefs/errors';
+import { retryWithBackoff } from '../util/retry';
 import { metrics } from '../../metrics';
 import { dateToNanos, nowNanos } from '../store/time';
 import type { CriTask, TaskExit } from '../tasks/types';
 import type { CriService } from './service';
 
 
-/** containerd's event monitor back-off for an exit it could not handle: 1 s, doubling, at most 5 min. */
-const RECORD_RETRY_FIRST_MS = 1_000;
-const RECORD_RETRY_MAX_MS = 300_000;
-
-/**
- * Runs `record` until it succeeds: an exit seen while the database cannot be written (a full disk)
- * is recorded once it can be, as containerd retries the exit events it failed to handle, instead of
- * the container reading RUNNING (and refusing removal) until a restart lost its exit code.
- */
-export async function recordPersistently(svc: CriService, what: string, fields: Record<string, unknown>, record: () => void): Promise<void> {
-  for (let delayMs = RECORD_RETRY_FIRST_MS; ; delayMs = Math.min(delayMs * 2, RECORD_RETRY_MAX_MS)) {
-    try {
-      record();
-      return;
-    } catch (err) {
-      svc.logger.error(`recording the ${what} failed; retrying`, { ...fields, error: messageOf(err), retryInMs: delayMs });
-    }
-    // Unref'd: a pending retry does not keep berthd from exiting; the next start records the exit.
-    await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
-  }
-}
-
 /** Records the sandbox's exit when its task exits; resolves once that is done. */
 export function monitorSandboxExit(svc: CriService, sandboxId: string, task: CriTask): Promise<void> {
   return task.exited
-    .then((exit) => recordPersistently(svc, 'sandbox exit', { podSandboxId: sandboxId }, () => recordSandboxExit(svc, sandboxId, exit)))
+    // An exit seen while the database cannot be written (a full disk) is recorded once it can be.
+    .then((exit) => retryWithBackoff(svc.logger.with({ podSandboxId: sandboxId }), 'recording the sandbox exit', () => recordSandboxExit(svc, sandboxId, exit)))
     // Never an unhandled rejection (it would end berthd): a failure here is logged.
     .catch((err: unknown) => svc.logger.error('sandbox exit monitor failed', { podSandboxId: sandboxId, error: messageOf(err) }));
 }

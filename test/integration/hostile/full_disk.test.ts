@@ -215,6 +215,22 @@ describe('a full root disk (content store, snapshots, metadata)', () => {
     await env.removeAll();
   });
 
+  it('CreateContainers failing on a nearly full root leave no snapshot once space is back (the removal the database refused is retried)', async () => {
+    const { podId, config } = await env.runPod('creates-while-full');
+    await fillLeaving(256 * 1024);
+    let results: PromiseSettledResult<string>[];
+    try {
+      results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => env.create(podId, config, `c${i}`, SLEEPER)));
+    } finally {
+      rmSync(filler(), { force: true });
+    }
+    expect(results.some((r) => r.status === 'rejected')).toBe(true);
+    // Every active snapshot has its container again, without a restart.
+    await until('no snapshot without a record', () => leaked().length === 0);
+    await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
+    expect(leaked()).toEqual([]);
+  });
+
   it('an exit while the root is full is recorded once space is back, with its code, and the container can go', async () => {
     const { podId, config } = await env.runPod('exit-while-full');
     const id = await env.create(podId, config, 'victim', SLEEPER);
