@@ -4,7 +4,6 @@ import type { ContentLease } from './types';
 
 export interface Lease extends ContentLease {
   markCreated(digest: string): void;
-  readonly held: ReadonlySet<string>;
 }
 
 /** While a GC runs: digests it must not delete although its `referenced` snapshot misses them. */

@@ -49,6 +49,8 @@ export interface ContentLease {
   add(digest: string): void;
   /** Digests this lease created (ingested while held), for rollback. */
   readonly created: ReadonlySet<string>;
+  /** Every digest this lease holds, created by it or not. */
+  readonly held: ReadonlySet<string>;
   release(): void;
 }
 

@@ -105,13 +105,19 @@ export class Puller {
       // The config first: its diff IDs let the unpack start while the layers download, each
       // layer's extraction waiting only for its own blob.
       await this.fetchBlob(client, manifest.config, lease, signal);
-      const layers = this.fetchLayers(client, manifest.layers, lease, opts, signal);
+      // A layer that cannot be unpacked stops the downloads still going (as containerd's unpacker
+      // cancels its fetches): a bad first layer must not have every later one fetched first.
+      const unpackFailed = new AbortController();
+      const layers = this.fetchLayers(client, manifest.layers, lease, opts, AbortSignal.any([signal, unpackFailed.signal]));
       const resolved = await resolveImage(content, root.desc, platform, `image ${name}`).catch(async (err: unknown) => {
         await layers.all.catch(() => undefined);
         throw err;
       });
       const unpacking = opts.unpack?.({ ...resolved, names: [name], layerReady: (i) => layers.each[i] ?? Promise.resolve() });
+      // Not when the unpack failed for want of a layer whose download failed: that one is reported.
+      unpacking?.catch(() => layers.downloadFailed() || unpackFailed.abort());
       const [fetched, unpacked] = await Promise.allSettled([layers.all, unpacking]);
+      if (unpacked.status === 'rejected' && unpackFailed.signal.aborted) throw unpacked.reason;
       // A failed download also fails the unpack waiting for it: report the download.
       if (fetched.status === 'rejected') throw fetched.reason;
       if (unpacked.status === 'rejected') throw unpacked.reason;
@@ -120,7 +126,9 @@ export class Puller {
       return record;
     } catch (err) {
       lease.release();
-      await collectGarbage(content, images, lease.created).catch(() => []);
+      // Everything the pull held, not only what it wrote: a blob another failed pull wrote was
+      // spared by that pull's GC while this one held it, and nothing else would collect it.
+      await collectGarbage(content, images, lease.held).catch(() => []);
       throw wrap(err, `pull ${name}`);
     } finally {
       lease.release();
@@ -129,7 +137,8 @@ export class Puller {
 
   /**
    * Starts fetching the layers, a few at a time; `each[i]` settles when layer i is stored (or
-   * cannot be), `all` when every fetch and onLayer callback is done. After a failure no new
+   * cannot be), `all` when every fetch and onLayer callback is done; `downloadFailed` says whether
+   * one failed (also by `signal` aborting it). After a failure no new
    * fetch starts, and the layers still queued reject with that failure.
    */
   private fetchLayers(
@@ -138,7 +147,7 @@ export class Puller {
     lease: ContentLease,
     opts: PullOptions,
     signal: AbortSignal,
-  ): { each: Promise<void>[]; all: Promise<void> } {
+  ): { each: Promise<void>[]; all: Promise<void>; downloadFailed: () => boolean } {
     const settle: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
     const each = layers.map(
       () =>
@@ -179,7 +188,7 @@ export class Puller {
       if (failure !== undefined) throw failure;
       for (const r of cbResults) if (r.status === 'rejected') throw r.reason;
     })();
-    return { each, all };
+    return { each, all, downloadFailed: () => failure !== undefined };
   }
 
   /**

@@ -25,6 +25,20 @@ async function factsOf(archive: string): Promise<Facts> {
   return { manifest, config: m.config, layers: m.layers };
 }
 
+/** A proxy `hold` for GETs of one blob: `reached` once one arrives, held until `release()`. */
+function holdBlob(digest: string): { hold: (path: string) => Promise<void> | undefined; reached: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let arrived!: () => void;
+  const reached = new Promise<void>((resolve) => (arrived = resolve));
+  const hold = (path: string) => {
+    if (!path.endsWith(`/blobs/${digest}`)) return undefined;
+    arrived();
+    return released;
+  };
+  return { hold, reached, release };
+}
+
 describe('pull from a registry', () => {
   let registry: RunningRegistry;
   let busybox: Facts;
@@ -331,70 +345,102 @@ describe('pull from a registry', () => {
   });
 
   it('a pull never joins one made with other credentials: none or wrong ones are refused while an authorized pull runs', async () => {
-    const layer = busybox.layers[0].digest;
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let reached!: () => void;
-    const layerReached = new Promise<void>((resolve) => (reached = resolve));
-    const proxy = await startProxy({
-      target: registry.url,
-      basic: { username: 'u', password: 'p' },
-      hold: (p) => {
-        if (!p.endsWith(`/blobs/${layer}`)) return undefined;
-        reached();
-        return released;
-      },
-    });
+    const held = holdBlob(busybox.layers[0].digest);
+    const proxy = await startProxy({ target: registry.url, basic: { username: 'u', password: 'p' }, hold: held.hold });
     extra.push(() => proxy.close());
     const ref = `${proxy.host}/library/busybox:latest`;
     const authorized = env.images.pull(ref, { auth: { username: 'u', password: 'p' } });
-    await layerReached;
+    await held.reached;
     // Joined, it would wait for the held layer and get the image; on its own it is refused at once.
     const guard = new Promise((resolve) => setTimeout(() => resolve('still waiting: joined the authorized pull'), 30_000).unref());
     const anonymous = await Promise.race([env.images.pull(ref).catch((e: unknown) => e), guard]);
     expect(kindOf(anonymous)).toBe('PermissionDenied');
     const wrong = await Promise.race([env.images.pull(ref, { auth: { username: 'u', password: 'x' } }).catch((e: unknown) => e), guard]);
     expect(kindOf(wrong)).toBe('PermissionDenied');
-    release();
+    held.release();
     expect((await authorized).configDigest).toBe(busybox.config.digest);
   });
 
   it('a blob another registry fails to deliver is fetched from this pull\'s own registry', async () => {
     const layer = busybox.layers[0].digest;
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let reached!: () => void;
-    const layerReached = new Promise<void>((resolve) => (reached = resolve));
+    const held = holdBlob(layer);
     // A registry that holds the layer back, then corrupts it; another that serves it whole.
-    const hostile = await startProxy({
-      target: registry.url,
-      tamper: (p) => p.endsWith(`/blobs/${layer}`),
-      hold: (p) => {
-        if (!p.endsWith(`/blobs/${layer}`)) return undefined;
-        reached();
-        return released;
-      },
-    });
+    const hostile = await startProxy({ target: registry.url, tamper: (p) => p.endsWith(`/blobs/${layer}`), hold: held.hold });
     const good = await startProxy({ target: registry.url });
     extra.push(() => hostile.close(), () => good.close());
     const fromHostile = env.images.pull(`${hostile.host}/library/busybox:latest`).catch((e: unknown) => e);
-    await layerReached;
+    await held.reached;
     const fromGood = env.images.pull(`${good.host}/library/busybox:latest`);
     // Let the good pull reach the layer the hostile one is downloading (its manifest answered, the
     // rest is local work; had it not joined yet, it would just download the layer itself), then let
     // that download fail.
     await until('the good pull has its manifest', () => good.requests.some((r) => r.path.endsWith('/manifests/latest')));
     await new Promise((resolve) => setTimeout(resolve, 500));
-    release();
+    held.release();
     expect(kindOf(await fromHostile)).toBe('FailedPrecondition');
     expect((await fromGood).configDigest).toBe(busybox.config.digest);
     expect(good.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/blobs/${layer}`))).toHaveLength(1);
+  });
+
+  it('two pulls of one image failing together leave no blob: the second collects what the first wrote', async () => {
+    const layer = busybox.layers[0].digest;
+    const held = holdBlob(layer);
+    const proxy = await startProxy({ target: registry.url, tamper: (p) => p.endsWith(`/blobs/${layer}`), hold: held.hold });
+    extra.push(() => proxy.close());
+    const byTag = env.images.pull(`${proxy.host}/library/busybox:latest`).catch((e: unknown) => e);
+    await held.reached;
+    // By digest: another pull, which finds the manifest and config the first wrote, and holds them.
+    const byDigest = env.images.pull(`${proxy.host}/library/busybox@${busybox.manifest.digest}`).catch((e: unknown) => e);
+    await until('the second pull has its manifest', () => proxy.requests.some((r) => r.path.endsWith(`/manifests/${busybox.manifest.digest}`)));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    held.release();
+    expect(kindOf(await byTag)).toBe('FailedPrecondition');
+    expect(kindOf(await byDigest)).toBe('FailedPrecondition');
+    expect(env.images.store.list()).toEqual([]);
+    expect(env.blobs()).toEqual([]);
+    expect(env.ingests()).toEqual([]);
   });
 
   it('an image pulled as name:tag@digest is found by that same string, as containerd drops the tag', async () => {
     const ref = `${registry.host}/library/busybox:latest@${busybox.manifest.digest}`;
     await env.images.pull(ref);
     expect((await env.images.get(ref)).id).toBe(busybox.config.digest);
+  });
+
+  it('a layer that cannot be unpacked stops the downloads still going: the pull fails at once', async () => {
+    // Two layers: busybox's, then pause's, which the registry holds back until the test ends.
+    const paths = await testImages();
+    const [bb, ps] = await Promise.all([readOciArchive(paths.busyboxOci), readOciArchive(paths.pauseOci)]);
+    const diffIdOf = (blobs: Map<string, Buffer>, config: Descriptor) =>
+      (JSON.parse(blobs.get(config.digest)!.toString()) as { rootfs: { diff_ids: string[] } }).rootfs.diff_ids[0]!;
+    const layers = [busybox.layers[0], pause.layers[pause.layers.length - 1]];
+    const cfg = Buffer.from(
+      JSON.stringify({ architecture: 'amd64', os: 'linux', rootfs: { type: 'layers', diff_ids: [diffIdOf(bb.blobs, busybox.config), diffIdOf(ps.blobs, pause.config)] } }),
+    );
+    const cfgDigest = await pushBlob(registry.url, 'two', cfg);
+    await pushBlob(registry.url, 'two', bb.blobs.get(layers[0].digest)!);
+    await pushBlob(registry.url, 'two', ps.blobs.get(layers[1].digest)!);
+    const manifest = Buffer.from(
+      JSON.stringify({ schemaVersion: 2, mediaType: MediaType.ociManifest, config: { mediaType: MediaType.ociConfig, digest: cfgDigest, size: cfg.length }, layers }),
+    );
+    await pushManifest(registry.url, 'two', 'v1', MediaType.ociManifest, manifest);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const proxy = await startProxy({ target: registry.url, hold: (p) => (p.endsWith(`/blobs/${layers[1].digest}`) ? released : undefined) });
+    extra.push(() => proxy.close(), release);
+    const guard = new Promise((resolve) => setTimeout(() => resolve('still downloading the held layer'), 30_000).unref());
+    const pulled = env.images
+      .pull(`${proxy.host}/two:v1`, {
+        unpack: async (img) => {
+          await img.layerReady?.(0);
+          throw new Error('apply layer 0: not a tar archive');
+        },
+      })
+      .catch((e: unknown) => e);
+    const err = await Promise.race([pulled, guard]);
+    expect((err as Error).message).toContain('apply layer 0: not a tar archive');
+    expect(env.images.store.list()).toEqual([]);
+    expect(env.ingests()).toEqual([]);
   });
 
   it('a blob the registry lost is NotFound and the pull leaves nothing', async () => {
