@@ -7,7 +7,7 @@
 // two container dirs (named by the ID); a kill in between leaves them without a row, which the start-up
 // sweep recognises by label / directory name and removes. After it, the container is complete.
 import { mkdir } from 'node:fs/promises';
-import { isAbsolute, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import type { ContainerConfig__Output } from '../../api/gen/runtime/v1/ContainerConfig';
 import type { CreateContainerRequest__Output } from '../../api/gen/runtime/v1/CreateContainerRequest';
 import type { CreateContainerResponse } from '../../api/gen/runtime/v1/CreateContainerResponse';
@@ -51,12 +51,9 @@ export function containerLogPath(logDirectory: string, logPath: string): string 
   if (logPath.split('/').includes('..')) {
     throw invalidArgument(`container config log_path ${JSON.stringify(logPath)} must not contain ".."`);
   }
-  if (logDirectory === '') {
-    if (!isAbsolute(logPath)) {
-      throw invalidArgument(`container config log_path ${JSON.stringify(logPath)} is relative but the pod has no log_directory`);
-    }
-    return normalize(logPath);
-  }
+  // As containerd: without the pod's log directory the container has no log (an absolute log_path
+  // alone would have berthd write wherever a request says).
+  if (logDirectory === '') return '';
   return join(logDirectory, logPath);
 }
 
