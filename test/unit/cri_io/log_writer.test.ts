@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, renameSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { CriLogFile, OPEN_RETRY_MS, redirectToLog } from '../../../internal/cri/io/log_writer';
+import { CriLogFile, LogRecords, OPEN_RETRY_MS, redirectToLog } from '../../../internal/cri/io/log_writer';
 import { rfc3339Nano } from '../../../internal/cri/io/log_timestamp';
 import { REPORT_INTERVAL_MS } from '../../../internal/cri/io/write_errors';
 import { createLogger } from '../../../internal/log/logger';
@@ -82,6 +82,26 @@ describe('CRI log file', () => {
     file.close();
     expect(readFileSync(path + '.1', 'utf8')).toMatch(/ before\n$/);
     expect(readFileSync(path, 'utf8')).toMatch(/ after\n$/);
+  });
+
+  it('writes records given as ranges of their sources, past the capacity they were sized for', () => {
+    const path = join(dir, 'ranges.log');
+    const file = new CriLogFile(path);
+    const a = Buffer.from('one\ntwo\n');
+    const records = new LogRecords(1);
+    records.add('F', a, 0, 3);
+    records.add('F', a, 0, 0);
+    records.add('F', a, 4, 7);
+    records.add('P', Buffer.from('three'));
+    file.writeRecords('stderr', records);
+    file.close();
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n').map((l) => l.match(RECORD)!.slice(2));
+    expect(lines).toEqual([
+      ['stderr', 'F', 'one'],
+      ['stderr', 'F', ''],
+      ['stderr', 'F', 'two'],
+      ['stderr', 'P', 'three'],
+    ]);
   });
 
   it('formats timestamps like Go RFC3339Nano', () => {
