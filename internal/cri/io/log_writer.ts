@@ -27,9 +27,9 @@ const INLINE_COPY_MAX = 64;
 
 /**
  * CRI log records to write together: each a tag (partial or final) and its content (without its
- * newline) as a byte range of a source buffer, in typed arrays sized up front. A container printing
- * short lines (`yes`) makes 32,768 records of a 64 KiB read: a Buffer view and an object each, or
- * growing arrays, cost more than copying the bytes.
+ * newline) as a byte range of a source buffer, in typed arrays. A container printing short lines
+ * (`yes`) makes 32,768 records of a 64 KiB read: a Buffer view and an object each cost more than
+ * copying the bytes.
  */
 export class LogRecords {
   private count = 0;
@@ -61,7 +61,13 @@ export class LogRecords {
     return this.count;
   }
 
-  /** Past the capacity given (which callers size to fit): twice the room. */
+  /** Empties it for the next batch, keeping its room. */
+  reset(): void {
+    this.count = 0;
+    this.sources.length = 0;
+  }
+
+  /** Past its room: twice as much. */
   private grow(): void {
     const bigger = <T extends Uint8Array | Uint32Array>(a: T): T => {
       const b = new (a.constructor as new (n: number) => T)(Math.max(1, a.length * 2));
@@ -288,11 +294,9 @@ export function redirectToLog(
   /** The start of a line not yet ended, from earlier reads. */
   let pending: Buffer[] = [];
   let pendingLength = 0;
-  /** The records of the read being handled, written together at its end. */
-  let records = new LogRecords();
+  /** The records of the read being handled, written together at its end; reused, so its room is grown once. */
+  const records = new LogRecords(1024);
   let handledThisTurn = 0;
-  /** At most one record per byte read, plus the partials of what was pending. */
-  const capacityFor = (chunk: Buffer) => chunk.length + 1 + (maxLineSize > 0 ? Math.ceil((pendingLength + chunk.length) / maxLineSize) : 0);
 
   // Only what goes past the maximum is split off, as containerd: a line of exactly the maximum is
   // one F record (and a CR before its newline is still dropped), not a P and an empty F.
@@ -312,7 +316,7 @@ export function redirectToLog(
 
   return new Promise((resolve) => {
     source.on('data', (chunk: Buffer) => {
-      records = new LogRecords(capacityFor(chunk));
+      records.reset();
       let start = 0;
       for (let i = nextNewline(chunk, 0); i !== -1; i = nextNewline(chunk, start)) {
         if (pendingLength === 0 && (maxLineSize <= 0 || i - start <= maxLineSize)) {

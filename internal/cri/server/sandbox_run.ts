@@ -1,8 +1,9 @@
 // RunPodSandbox: ID and name reservation, the sandbox record persisted as intent (state unknown,
-// hidden from lookups until the pod runs) before anything outside the process exists; then side by side the network namespace with CNI,
-// and the pod files, /dev/shm, the pause container's snapshot, spec and shim; once both are done,
-// the pause task (runc create, start), Ready and an exit monitor, as containerd orders them. Each
-// step pushes its undo; any failure unwinds them all.
+// hidden from lookups until the pod runs) before anything outside the process exists; then side by
+// side the network namespace with CNI, and the pod files, /dev/shm, the pause container's snapshot,
+// spec and shim; once both are done, the pause task (runc create, start), Ready and an exit
+// monitor, as containerd orders them. Each step pushes its undo; any failure unwinds them all, and
+// an undo that fails keeps the pod for a later removal.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunPodSandboxRequest__Output } from '../../api/gen/runtime/v1/RunPodSandboxRequest';
