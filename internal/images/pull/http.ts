@@ -11,7 +11,8 @@ import { BerthError, canceled, invalidArgument, unavailable } from '../../errdef
 import { extraCaCerts } from './extra_ca';
 import type { RegistryHost } from './hosts';
 
-const MAX_REDIRECTS = 5;
+/** As Go's http.Client, which containerd's resolver uses: a registry may chain up to 10 redirects. */
+const MAX_REDIRECTS = 10;
 const IDLE_TIMEOUT_MS = 60_000;
 
 export interface HttpResponse {

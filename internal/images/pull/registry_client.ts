@@ -19,6 +19,9 @@ export interface FetchedManifest {
 /** Which failure to report when every host failed: a refusal says most, then "not there". */
 const RANK: Record<string, number> = { PermissionDenied: 3, NotFound: 2, FailedPrecondition: 2, Unavailable: 1 };
 
+/** Answers one request may get, retries included (containerd's resolver: 6). */
+const MAX_ANSWERS = 6;
+
 export class RegistryClient {
   constructor(
     private readonly hosts: readonly RegistryHost[],
@@ -70,14 +73,20 @@ export class RegistryClient {
     return { desc: { mediaType, digest, size: data.length }, data };
   }
 
-  /** GET <host>/v2/<repo>/<suffix>, answering one auth challenge. */
+  /**
+   * GET <host>/v2/<repo>/<suffix>, answering one auth challenge, and asking again at once after a
+   * 408 or 429 (a registry's brief rate limit), up to 6 answers in all, as containerd's resolver.
+   */
   private async send(host: RegistryHost, suffix: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<HttpResponse> {
     const url = new URL(`${host.scheme}://${host.host}${host.path}/${this.repository}/${suffix}`);
     const scope = `repository:${this.repository}:pull`;
     const authorize = (hop: URL) => this.authorizer.authorization(host, hop);
     const go = () => request(url, { headers: { ...host.headers, ...headers }, authorize, signal }, host);
     let res = await go();
-    if (res.status === 401 && (await this.authorizer.answer(host, res, scope, signal))) {
+    let challenged = false;
+    for (let answers = 1; answers < MAX_ANSWERS; answers++) {
+      if (res.status === 401 && !challenged && (await this.authorizer.answer(host, res, scope, signal))) challenged = true;
+      else if (res.status !== 408 && res.status !== 429) break;
       res.body.destroy(); // not read: a hostile one need never end
       res = await go();
     }

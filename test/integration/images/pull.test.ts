@@ -443,6 +443,38 @@ describe('pull from a registry', () => {
     expect(env.ingests()).toEqual([]);
   });
 
+  it("follows up to 10 redirects, as Go's client under containerd; an eleventh is refused", async () => {
+    // Every request is sent through `hops` redirects on this front before it reaches the registry.
+    const frontOf = async (hops: number) => {
+      const front = http.createServer((req, res) => {
+        const m = /^\/r(\d+)(\/v2\/.*)$/.exec(req.url ?? '');
+        const [k, rest] = m ? [Number(m[1]), m[2]!] : [0, req.url ?? '/'];
+        res.writeHead(302, { location: k + 1 >= hops ? `${registry.url}${rest}` : `/r${k + 1}${rest}` }).end();
+      });
+      await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+      extra.push(() => new Promise<void>((resolve) => front.close(() => resolve())));
+      return `127.0.0.1:${(front.address() as { port: number }).port}`;
+    };
+    expect((await env.images.pull(`${await frontOf(10)}/library/busybox:latest`)).configDigest).toBe(busybox.config.digest);
+    const err = await env.images.pull(`${await frontOf(11)}/library/pause:3.9`).catch((e: unknown) => e);
+    expect((err as Error).message).toContain('too many redirects');
+  });
+
+  it('answers of 429 and 408 are asked again at once, up to 6 answers in all, as containerd', async () => {
+    // The first two manifest requests are refused (rate limit, timeout), then it passes.
+    const refusals = [429, 408];
+    const proxy = await startProxy({ target: registry.url, refuse: (p) => (p.includes('/manifests/') ? refusals.shift() : undefined) });
+    extra.push(() => proxy.close());
+    expect((await env.images.pull(`${proxy.host}/library/busybox:latest`)).configDigest).toBe(busybox.config.digest);
+    // Always refused: the pull fails after 6 answers, naming the registry's message.
+    const limited = await startProxy({ target: registry.url, refuse: (p) => (p.includes('/manifests/') ? 429 : undefined) });
+    extra.push(() => limited.close());
+    const err = await env.images.pull(`${limited.host}/library/busybox:latest`).catch((e: unknown) => e);
+    expect(kindOf(err)).toBe('Unavailable');
+    expect((err as Error).message).toContain('slow down');
+    expect(limited.requests.filter((r) => r.path.includes('/manifests/'))).toHaveLength(6);
+  });
+
   it('a blob the registry lost is NotFound and the pull leaves nothing', async () => {
     const cfg = Buffer.from(JSON.stringify({ architecture: 'amd64', os: 'linux', rootfs: { type: 'layers', diff_ids: [] } }));
     const cfgDigest = await pushBlob(registry.url, 'lost', cfg);

@@ -14,6 +14,8 @@ export interface ProxyOptions {
   stall?: (path: string) => boolean;
   /** Sends the body of GETs whose path this matches a byte every 500 ms (no read timeout ends it). */
   drip?: (path: string) => boolean;
+  /** Answers requests whose path this matches with this status (e.g. 429) instead of passing them on. */
+  refuse?: (path: string) => number | undefined;
   bearer?: { username: string; password: string; token: string };
   basic?: { username: string; password: string };
 }
@@ -48,6 +50,10 @@ export async function startProxy(opts: ProxyOptions): Promise<RegistryProxy> {
       requests.push({ method: req.method ?? '', path, status });
       res.writeHead(status, headers).end(body);
     };
+    const refused = opts.refuse?.(path);
+    if (refused !== undefined) {
+      return answer(refused, { 'content-type': 'application/json' }, JSON.stringify({ errors: [{ code: 'TOOMANYREQUESTS', message: 'slow down' }] }));
+    }
     if (opts.bearer && path.startsWith('/token')) {
       if (req.headers.authorization !== basicOf(opts.bearer.username, opts.bearer.password)) {
         return answer(401, { 'content-type': 'application/json' }, JSON.stringify({ details: 'bad credentials' }));
