@@ -49,8 +49,12 @@ export const canceled = make('Canceled');
 export const permissionDenied = make('PermissionDenied');
 export const internal = make('Internal');
 
+/** A disk that is full (or over quota), whatever call found it out, as a full database reports it. */
+const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
+
 export function kindOf(err: unknown): ErrorKind {
-  return err instanceof BerthError ? err.kind : 'Internal';
+  if (err instanceof BerthError) return err.kind;
+  return NO_SPACE.has((err as NodeJS.ErrnoException | undefined)?.code ?? '') ? 'ResourceExhausted' : 'Internal';
 }
 
 export const isNotFound = (err: unknown): boolean => kindOf(err) === 'NotFound';

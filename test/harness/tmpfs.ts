@@ -4,9 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, statfsSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
-export function mountTmpfs(path: string, size: string): void {
+/** `inodes` bounds its files and directories (nr_inodes; the root directory takes one). */
+export function mountTmpfs(path: string, size: string, inodes?: number): void {
   mkdirSync(path, { recursive: true });
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', path]);
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755${inodes === undefined ? '' : `,nr_inodes=${inodes}`}`, 'tmpfs', path]);
 }
 
 /** Unmounts (lazily when still busy); quiet when nothing is mounted there. */

@@ -6,7 +6,6 @@
 // the process are the active snapshot (key = container ID, labelled io.berth/container=<id>) and the
 // two container dirs (named by the ID); a kill in between leaves them without a row, which the start-up
 // sweep recognises by label / directory name and removes. After it, the container is complete.
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContainerConfig__Output } from '../../api/gen/runtime/v1/ContainerConfig';
 import type { CreateContainerRequest__Output } from '../../api/gen/runtime/v1/CreateContainerRequest';
@@ -34,6 +33,7 @@ import { generateId, makeContainerName } from '../util/ids';
 import { hookContainer, hookSandbox } from './hook_views';
 import type { CriService } from './service';
 import { removeTree } from '../../fs/remove_tree';
+import { makeDir } from '../../fs/make_dir';
 
 /** Label on a container's active snapshot: names its owner so an orphan is recognisable. */
 export const CONTAINER_SNAPSHOT_LABEL = 'io.berth/container';
@@ -154,7 +154,7 @@ export async function createContainer(svc: CriService, req: CreateContainerReque
       cleanup.push('remove container dirs', () => Promise.all([removeTree(rootDir), removeTree(stateDir)]));
       // Undone above even when only one is made. On the thread pool: a mkdir can wait for the
       // disk's journal, and every other call with it (issue 16).
-      await Promise.all([mkdir(rootDir, { recursive: true, mode: 0o700 }), mkdir(stateDir, { recursive: true, mode: 0o711 })]);
+      await Promise.all([makeDir(rootDir, 0o700), makeDir(stateDir, 0o711)]);
 
       const imageConfig = specImageConfig(image.resolved.config);
       const volumesDir = svc.config.cri.ignore_image_defined_volumes ? undefined : join(rootDir, 'volumes');

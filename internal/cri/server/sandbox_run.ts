@@ -4,7 +4,6 @@
 // spec and shim; once both are done, the pause task (runc create, start), Ready and an exit
 // monitor, as containerd orders them. Each step pushes its undo; any failure unwinds them all, and
 // an undo that fails keeps the pod for a later removal.
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunPodSandboxRequest__Output } from '../../api/gen/runtime/v1/RunPodSandboxRequest';
 import type { RunPodSandboxResponse } from '../../api/gen/runtime/v1/RunPodSandboxResponse';
@@ -31,6 +30,7 @@ import { hookSandbox } from './hook_views';
 import type { CriService } from './service';
 import { monitorSandboxExit } from './task_monitor';
 import { removeTreeSync } from '../../fs/remove_tree';
+import { makeDir } from '../../fs/make_dir';
 
 export function sandboxDirs(svc: CriService, id: string): { rootDir: string; stateDir: string } {
   return { rootDir: join(svc.config.root, 'sandboxes', id), stateDir: join(svc.config.state, 'sandboxes', id) };
@@ -120,7 +120,7 @@ export async function runPodSandbox(svc: CriService, req: RunPodSandboxRequest__
       });
       // Undone above even when only one is made. On the thread pool: a mkdir can wait for the
       // disk's journal, and every other call with it (issue 16).
-      await Promise.all([mkdir(rootDir, { recursive: true, mode: 0o700 }), mkdir(stateDir, { recursive: true, mode: 0o711 })]);
+      await Promise.all([makeDir(rootDir, 0o700), makeDir(stateDir, 0o711)]);
 
       // The pod network (netns + CNI plugins) and the pause container's files, rootfs, spec and
       // shim do not depend on each other, so they are set up side by side. Only Create (runc
