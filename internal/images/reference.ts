@@ -76,6 +76,9 @@ export function parseNormalizedNamed(input: string): Reference {
   if (domain === DEFAULT_DOMAIN && !path.includes('/')) path = OFFICIAL_REPO_PREFIX + path;
 
   if (!DOMAIN_RE.test(domain)) throw bad(`invalid registry domain ${JSON.stringify(domain)}`);
+  // A port that is none: 0 would have the HTTP client dial its default (80), one past 65535 fail as "Invalid URL".
+  const port = /:(\d+)$/.exec(domain)?.[1];
+  if (port !== undefined && !(Number(port) >= 1 && Number(port) <= 65535)) throw bad(`invalid registry port in ${JSON.stringify(domain)}`);
   if (path === '') throw bad('empty repository name');
   if (path.toLowerCase() !== path) throw bad('repository name must be lowercase');
   for (const component of path.split('/')) {

@@ -164,6 +164,10 @@ export class Authorizer {
       // handled below
     }
     if (!token) throw unavailable(`registry ${challenger.host}: token server ${realm.host} answered without a token`);
+    // It goes into a header: printable ASCII only (a CR/LF would be refused there, as an internal error).
+    if (typeof token !== 'string' || !/^[\x21-\x7e]+$/.test(token)) {
+      throw unavailable(`registry ${challenger.host}: token server ${realm.host} answered a token that is not printable ASCII`);
+    }
     return token;
   }
 }

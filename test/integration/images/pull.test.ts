@@ -334,6 +334,14 @@ describe('pull from a registry', () => {
     expect(tokenRequests.length).toBe(1); // one token per host and pull, reused for every blob
   });
 
+  it('a token with a CR/LF in it is refused naming the token server, never sent as a header', async () => {
+    const proxy = await startProxy({ target: registry.url, bearer: { username: 'berth', password: 's3cret', token: 'tok\r\nX-Injected: 1' } });
+    extra.push(() => proxy.close());
+    const err = await env.images.pull(`${proxy.host}/library/busybox:latest`, { auth: { username: 'berth', password: 's3cret' } }).catch((e: unknown) => e);
+    expect(kindOf(err)).toBe('Unavailable');
+    expect((err as Error).message).toContain(`token server ${proxy.host} answered a token that is not printable ASCII`);
+  });
+
   it('basic auth: the registry message on refusal, success with username/password', async () => {
     const proxy = await startProxy({ target: registry.url, basic: { username: 'u', password: 'p' } });
     extra.push(() => proxy.close());

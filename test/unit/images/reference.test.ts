@@ -13,6 +13,7 @@ describe('image references', () => {
     ['index.docker.io/user/x:v1', 'docker.io/user/x:v1'],
     ['localhost/x', 'localhost/x:latest'],
     ['localhost:5000/x', 'localhost:5000/x:latest'],
+    ['localhost:65535/x', 'localhost:65535/x:latest'],
     ['localhost:5000/a/b/c:t', 'localhost:5000/a/b/c:t'],
     ['127.0.0.1:5000/x:1', '127.0.0.1:5000/x:1'],
     ['registry.k8s.io/pause:3.9', 'registry.k8s.io/pause:3.9'],
@@ -39,6 +40,10 @@ describe('image references', () => {
     ['x/y_'],
     ['localhost:5000/'],
     ['bad host:5000/x'],
+    // A port that is none: 0 dialled port 80, a huge one failed later as UNKNOWN "Invalid URL".
+    ['127.0.0.1:0/x'],
+    ['localhost:65536/x'],
+    ['127.0.0.1:99999999999999999999/good/busybox:latest'],
     ['x/' + 'a'.repeat(260)],
   ])('%j is InvalidArgument naming the string', (input) => {
     let err: unknown;
