@@ -4,29 +4,20 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-const codeOf = (err: unknown) => (err as NodeJS.ErrnoException).code;
-
-/** Makes `dir` and its missing parents (all with `mode`); one that exists is fine. */
-async function ensureDir(dir: string, mode: number): Promise<void> {
+/** Makes `dir` and its missing parents, all with `mode`; `dir` may exist already only if `mayExist`. */
+async function makeDirs(dir: string, mode: number, mayExist: boolean): Promise<void> {
   try {
     await mkdir(dir, { mode });
   } catch (err) {
-    if (codeOf(err) === 'EEXIST') return;
-    if (codeOf(err) !== 'ENOENT' || dirname(dir) === dir) throw err;
-    await ensureDir(dirname(dir), mode);
-    await mkdir(dir, { mode }).catch((e: unknown) => {
-      if (codeOf(e) !== 'EEXIST') throw e;
-    });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && mayExist) return;
+    if (code !== 'ENOENT' || dirname(dir) === dir) throw err;
+    await makeDirs(dirname(dir), mode, true);
+    await makeDirs(dir, mode, mayExist);
   }
 }
 
 /** Makes `path`, which must not exist, and its missing parents, all with `mode`. */
-export async function makeDir(path: string, mode: number): Promise<void> {
-  try {
-    await mkdir(path, { mode });
-  } catch (err) {
-    if (codeOf(err) !== 'ENOENT') throw err;
-    await ensureDir(dirname(path), mode);
-    await mkdir(path, { mode });
-  }
+export function makeDir(path: string, mode: number): Promise<void> {
+  return makeDirs(path, mode, false);
 }

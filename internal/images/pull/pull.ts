@@ -43,9 +43,6 @@ export interface PullOptions {
   signal?: AbortSignal;
 }
 
-/** The name a pull records: a digest reference drops its tag, as containerd's ParseDockerRef does. */
-export const pullName = recordName;
-
 /**
  * What tells pulls apart besides the name: the caller's credentials. A caller joins only a pull made
  * with the same ones, so nobody gets an image through credentials of another caller (containerd
@@ -66,7 +63,8 @@ export class Puller {
   /** Pulls `reference`; a pull of the same reference with the same credentials already under way is joined, not repeated. */
   async pull(reference: string, opts: PullOptions = {}): Promise<ImageRecord> {
     const ref = parseReference(reference);
-    const name = pullName(ref);
+    // The name it records: a digest reference drops its tag, as containerd's ParseDockerRef does.
+    const name = recordName(ref);
     const key = `${name} ${credentialsKey(opts.auth)}`;
     let running = this.pulls.get(key);
     if (!running || running.abandoned) {
@@ -197,22 +195,20 @@ export class Puller {
    */
   private async fetchBlob(client: RegistryClient, desc: Descriptor, lease: ContentLease, signal: AbortSignal): Promise<void> {
     lease.add(desc.digest);
-    // A download another pull started may come from another registry, one that fails or corrupts
-    // it: then this pull fetches the blob from its own, once (as containerd's waiter on another's
-    // ingest fetches it itself once that ends without the blob).
-    for (let joinedOnly = true; ; joinedOnly = false) {
-      if (await this.opts.content.has(desc.digest)) return;
-      const running = this.blobs.get(desc.digest);
-      if (joinedOnly && running && !running.abandoned) {
-        try {
-          return await running.join(signal, `blob ${desc.digest}`);
-        } catch (err) {
-          if (signal.aborted) throw err;
-          continue;
-        }
+    if (await this.opts.content.has(desc.digest)) return;
+    const running = this.blobs.get(desc.digest);
+    if (running && !running.abandoned) {
+      // A download another pull started may come from another registry, one that fails or
+      // corrupts it: then this pull fetches the blob from its own, once (as containerd's waiter on
+      // another's ingest fetches it itself once that ends without the blob).
+      try {
+        return await running.join(signal, `blob ${desc.digest}`);
+      } catch (err) {
+        if (signal.aborted) throw err;
+        if (await this.opts.content.has(desc.digest)) return;
       }
-      return this.downloadBlob(client, desc, lease, signal);
     }
+    return this.downloadBlob(client, desc, lease, signal);
   }
 
   /** Downloads the blob, or joins a download of it under way (started meanwhile). */

@@ -83,41 +83,44 @@ export async function startProxy(opts: ProxyOptions): Promise<RegistryProxy> {
     delete headers.host;
     const upstream = http.request(new URL(path, opts.target), { method: req.method, headers }, (up) => {
       requests.push({ method: req.method ?? '', path, status: up.statusCode ?? 0 });
-      if (opts.stall && req.method === 'GET' && opts.stall(path) && up.statusCode === 200) {
+      /** Matched GETs answered 200 are held whole, then answered by `answer`. */
+      const whole = (matches: ((p: string) => boolean) | undefined, answer: (body: Buffer) => void): boolean => {
+        if (!matches || req.method !== 'GET' || !matches(path) || up.statusCode !== 200) return false;
         const parts: Buffer[] = [];
         up.on('data', (c: Buffer) => parts.push(c));
-        up.on('end', () => {
-          const body = Buffer.concat(parts);
+        up.on('end', () => answer(Buffer.concat(parts)));
+        return true;
+      };
+      const watchClose = () => stalled.push({ path, closed: new Promise((resolve) => res.once('close', () => resolve())) });
+      if (
+        whole(opts.stall, (body) => {
           res.writeHead(200, up.headers);
           res.write(body.subarray(0, body.length >> 1));
-          stalled.push({ path, closed: new Promise((resolve) => res.once('close', () => resolve())) });
-        });
+          watchClose();
+        })
+      ) {
         return;
       }
-      if (opts.drip && req.method === 'GET' && opts.drip(path) && up.statusCode === 200) {
-        const parts: Buffer[] = [];
-        up.on('data', (c: Buffer) => parts.push(c));
-        up.on('end', () => {
-          const body = Buffer.concat(parts);
+      if (
+        whole(opts.drip, (body) => {
           res.writeHead(200, up.headers);
           let sent = 0;
           const timer = setInterval(() => {
             if (sent >= body.length) return void (clearInterval(timer), res.end());
             res.write(body.subarray(sent, ++sent));
           }, 500);
-          stalled.push({ path, closed: new Promise((resolve) => res.once('close', () => resolve())) });
+          watchClose();
           res.once('close', () => clearInterval(timer));
-        });
+        })
+      ) {
         return;
       }
-      if (opts.tamper && req.method === 'GET' && opts.tamper(path) && up.statusCode === 200) {
-        const parts: Buffer[] = [];
-        up.on('data', (c: Buffer) => parts.push(c));
-        up.on('end', () => {
-          const body = Buffer.concat(parts);
+      if (
+        whole(opts.tamper, (body) => {
           if (body.length > 0) body[body.length >> 1] ^= 0xff;
           res.writeHead(200, up.headers).end(body);
-        });
+        })
+      ) {
         return;
       }
       res.writeHead(up.statusCode ?? 502, up.headers);
