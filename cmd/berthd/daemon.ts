@@ -10,6 +10,7 @@ import type { BerthConfig } from '../../internal/config/schema';
 import { messageOf } from '../../internal/errdefs/errors';
 import { silentLogger, type Logger } from '../../internal/log/logger';
 import { MetadataDB } from '../../internal/metadata/db';
+import { namingDamagedFile } from '../../internal/metadata/errors';
 import { createGrpcServer } from '../../internal/cri/server/grpc_server';
 import { berthHandlers } from '../../internal/cri/server/handlers';
 import type { HandlerRegistry } from '../../internal/cri/server/registry';
@@ -186,7 +187,8 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       undo.push(keepImageFsFigure(svc));
     } catch (err) {
       await unwind();
-      throw err;
+      // A damaged page or row found by recovery's loads names the file, as one found at open does.
+      throw namingDamagedFile(err, join(config.root, 'metadata.db'));
     }
   }
 

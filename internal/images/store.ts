@@ -39,7 +39,7 @@ const fromRow = (r: Row): ImageRecord => ({
   name: r.name,
   target: { mediaType: r.media_type, digest: r.digest, size: r.size },
   configDigest: r.config_digest,
-  labels: fromJSON<Record<string, string>>(r.labels),
+  labels: fromJSON<Record<string, string>>(r.labels, 'images', r.name, 'labels'),
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
 });

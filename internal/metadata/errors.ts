@@ -13,6 +13,39 @@ export class DatabaseStateError extends Error {
 }
 
 /**
+ * The database file is damaged: berthd refuses to start on it (containerd refuses a bolt file whose
+ * meta pages are bad) instead of serving and then failing every call that reads the damaged part.
+ */
+export class DatabaseCorruptError extends Error {
+  constructor(
+    readonly problem: string,
+    readonly path?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`metadata database${path === undefined ? '' : ` ${path}`} is corrupt: ${problem}; restore it from a backup or move it away`, options);
+    this.name = 'DatabaseCorruptError';
+  }
+
+  /** The same error naming the file (the stores that find a bad row do not know it). */
+  inFile(path: string): DatabaseCorruptError {
+    return this.path === undefined ? new DatabaseCorruptError(this.problem, path, { cause: this.cause }) : this;
+  }
+}
+
+/**
+ * err as a DatabaseCorruptError naming the file at `path` when it says the file is damaged: one of
+ * berth's own, or SQLite's verdict on a page it could not read (SQLITE_CORRUPT*, SQLITE_NOTADB).
+ */
+export function namingDamagedFile(err: unknown, path: string): unknown {
+  if (err instanceof DatabaseCorruptError) return err.inFile(path);
+  const code = sqliteCode(err);
+  if (code !== undefined && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')) {
+    return new DatabaseCorruptError((err as Error).message, path, { cause: err });
+  }
+  return err;
+}
+
+/**
  * better-sqlite3's SqliteError code (SQLITE_FULL, SQLITE_IOERR_WRITE, ...), if err is one. Told by
  * its name, not instanceof Error: the addon keeps the error class of the first context that opened
  * a database, whose Error is another realm's under jest.

@@ -67,7 +67,7 @@ export class ContainerStore extends RecordStore<ContainerMetadata, ContainerStat
         name: String(row.name),
         metadata,
         status,
-        spec: fromJSON<unknown>(String(row.spec)),
+        spec: fromJSON<unknown>(String(row.spec), 'containers', String(row.id), 'spec'),
         starting: false,
         removing: false,
       }),

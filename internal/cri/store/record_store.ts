@@ -59,8 +59,10 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
     this.records.clear();
     for (const index of this.indexes) index.clear();
     const rows = this.db.prepare(`SELECT * FROM ${this.table.table}`).all() as Record<string, unknown>[];
+    const table = this.table.table;
     for (const row of rows) {
-      this.remember(this.hydrate(row, fromJSON<M>(String(row.metadata)), fromJSON<S>(String(row.status))));
+      const id = String(row.id);
+      this.remember(this.hydrate(row, fromJSON<M>(String(row.metadata), table, id, 'metadata'), fromJSON<S>(String(row.status), table, id, 'status')));
     }
     return [...this.records.values()];
   }

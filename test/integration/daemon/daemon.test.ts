@@ -3,7 +3,8 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -196,6 +197,34 @@ describe('berthd lifecycle', () => {
       expect(await next.stop()).toEqual({ code: 0, signal: null });
     } finally {
       for (const d of running) await d.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start on a metadata database with a damaged page that recovery never reads, naming the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'berthd-corrupt-'));
+    try {
+      const first = await startBerthd({ dir });
+      const { pauseOci } = await testImages();
+      expect(await berthctl('--address', first.socket, 'images', 'import', pauseOci)).toMatchObject({ code: 0 });
+      expect(await first.stop()).toEqual({ code: 0, signal: null });
+      // The WAL folded into the file, as an operator's sqlite3 does; then the images table's first page garbled.
+      const path = join(first.root, 'metadata.db');
+      const plain = new Database(path);
+      plain.pragma('wal_checkpoint(TRUNCATE)');
+      const { rootpage } = plain.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'images'").get() as { rootpage: number };
+      const pageSize = plain.pragma('page_size', { simple: true }) as number;
+      plain.close();
+      const fd = openSync(path, 'r+');
+      writeSync(fd, Buffer.alloc(pageSize, 0xa5), 0, pageSize, (rootpage - 1) * pageSize);
+      closeSync(fd);
+
+      // Before, it served, and then failed every image call and RunPodSandbox with "database disk image is malformed".
+      const run = await runBerthdToExit({ dir }, 20_000);
+      expect(run).toMatchObject({ code: 1, signal: null });
+      expect(run.stderr).toContain(`berthd: metadata database ${path} is corrupt: Tree `);
+      expect(run.stderr).toMatch(/; restore it from a backup or move it away\n$/);
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
