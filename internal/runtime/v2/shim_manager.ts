@@ -12,6 +12,7 @@ import type { Logger } from '../../log/logger';
 import { socketPathOf, TtrpcClient } from '../../ttrpc/client';
 import type { Bundle } from './bundle';
 import { shimDelete, shimStart, type ShimInvocation } from './shim_process';
+import { shimGroupOf, shimSocketAddress } from './shim_socket';
 import { TaskClient } from './task_client';
 
 export interface ShimManagerConfig {
@@ -140,13 +141,48 @@ export class ShimManager {
     return conn;
   }
 
-  /** Reconnects to a task's shim through the `address` file in its bundle (restart recovery). */
+  /**
+   * Reconnects to a task's shim (restart recovery) through the `address` file in its bundle or,
+   * when that file is gone or names no live socket, through the address the shim computes for
+   * itself, which then goes back into the file. Without that, a shim whose task was taken for lost
+   * (and deleted with the shim binary) kept running, unowned, for good: a pod's shim still held the
+   * container and refused to shut down. containerd 1.6 only reads the file.
+   */
   async reconnect(bundle: Bundle, binary: ShimBinary): Promise<ShimConnection> {
-    const address = bundle.readAddress();
-    if (!address) throw notFound(`task ${bundle.namespace}/${bundle.id}: bundle ${bundle.path} has no shim address`);
-    const conn = await this.connectAddress(address, bundle.namespace);
+    const recorded = bundle.readAddress();
+    let conn: ShimConnection;
+    try {
+      if (!recorded) throw notFound(`task ${bundle.namespace}/${bundle.id}: bundle ${bundle.path} has no shim address`);
+      conn = await this.connectAddress(recorded, bundle.namespace);
+    } catch (err) {
+      const computed = this.computedAddress(bundle);
+      if (computed === undefined || computed === recorded) throw err;
+      conn = await this.connectAddress(computed, bundle.namespace).catch(() => Promise.reject(err));
+      this.config.logger.warn("reconnected to a task's shim through the address it computes; its bundle's address file was missing or stale", {
+        taskId: bundle.id,
+        recorded: recorded ?? null,
+        address: computed,
+      });
+      try {
+        bundle.writeAddress(computed);
+      } catch (writeErr) {
+        // The task is reachable all the same; the next start computes the address again.
+        this.config.logger.warn('cannot record the shim address in the bundle', { taskId: bundle.id, error: messageOf(writeErr) });
+      }
+    }
     conn.members.set(bundle.id, { bundle, binary });
     return conn;
+  }
+
+  /** The address a shim started for `bundle` listens on; undefined when its spec cannot be read. */
+  private computedAddress(bundle: Bundle): string | undefined {
+    let annotations: Record<string, unknown> | undefined;
+    try {
+      annotations = bundle.readSpec().annotations as Record<string, unknown> | undefined;
+    } catch {
+      return undefined;
+    }
+    return shimSocketAddress(this.config.address, bundle.namespace, shimGroupOf(bundle.id, annotations));
   }
 
   /** The `delete` subcommand for a task whose shim is gone (or never answered). */
