@@ -59,9 +59,12 @@ interface Layout {
   socket: string;
   configPath: string;
   owned: boolean;
+  /** dist/cmd/berthd/main.js, found before the temp dir is made: a missing build leaves no dir behind. */
+  main: string;
 }
 
 function layout(opts: BerthdOptions): Layout {
+  const main = berthdMain();
   const owned = opts.dir === undefined;
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'berthd-'));
   return {
@@ -71,13 +74,14 @@ function layout(opts: BerthdOptions): Layout {
     socket: opts.socket ?? join(dir, 'berth.sock'),
     configPath: join(dir, 'berth.toml'),
     owned,
+    main,
   };
 }
 
 function spawnBerthd(l: Layout, opts: BerthdOptions): ChildProcess {
   writeFileSync(l.configPath, opts.configToml ?? '');
   const args = [
-    berthdMain(),
+    l.main,
     '--config', l.configPath,
     '--root', l.root,
     '--state', l.state,
