@@ -54,7 +54,10 @@ export interface Snapshotter {
    * parent and labels.<key> (or labels."<key>").
    */
   walk(fn: (info: Info) => void | Promise<void>, ...filters: string[]): Promise<void>;
-  /** Removes directories no snapshot owns (left by a crash mid-create or mid-remove). */
+  /**
+   * Removes directories no snapshot owns (left by a crash mid-create or mid-remove), and takes
+   * committed snapshots whose directory is missing off their names so an unpack makes them again.
+   */
   cleanup(): Promise<void>;
   /**
    * Where its snapshots are mounted for a moment (a layer applied into one): cleanup() unmounts

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { alreadyExists, failedPrecondition, invalidArgument, kindOf, messageOf, notFound } from '../../errdefs/errors';
 import type { Logger } from '../../log/logger';
 import { silentLogger } from '../../log/logger';
-import { markTopDir } from '../../sys/fs';
+import { errnoCode, markTopDir } from '../../sys/fs';
 import { Trash } from '../../trash/trash';
 import type { MetadataDB } from '../../metadata/db';
 import { cleanupTempMounts } from '../../mount';
@@ -15,6 +15,7 @@ import type { Mount } from '../../mount/types';
 import { parseFilters } from '../filters';
 import type { DiffRebaser, Info, Kind, SnapshotOptions, Snapshotter, Usage } from '../types';
 import { mountsFor, overlayIndexOn, type SnapshotPaths } from './mounts';
+import { brokenKey, planMissingLayers } from './missing_layers';
 import { infoOf, SnapshotStore, type SnapshotRow } from './store';
 import { diskUsage } from './usage';
 import { removeTree, removeTreeSync } from '../../fs/remove_tree';
@@ -99,8 +100,15 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
   }
 
   async usage(key: string): Promise<Usage> {
-    const row = this.store.mustGet(key);
-    return diskUsage(this.paths.upper(row.id));
+    const dir = this.paths.upper(this.store.mustGet(key).id);
+    try {
+      return await diskUsage(dir);
+    } catch (err) {
+      // A snapshot whose dir is gone takes no space; ImageFsInfo, which measures every snapshot,
+      // must not fail for one (a layer lost under a container, kept by dropLayersWithoutDirs).
+      if (errnoCode(err) === 'ENOENT' && !existsSync(dir)) return { size: 0, inodes: 0 };
+      throw err;
+    }
   }
 
   async mounts(key: string): Promise<Mount[]> {
@@ -176,6 +184,8 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
     const failed = (dir: string, err: unknown) => this.logger.warn('cannot remove a leftover temporary mount', { dir, error: messageOf(err) });
     for (const dir of cleanupTempMounts(this.tempMountDir, failed)) this.logger.info('removed a leftover temporary mount', { dir });
     this.trash.empty();
+    // Before the orphan sweep, which then removes what is left of the dirs of the rows dropped here.
+    await this.dropLayersWithoutDirs();
     // Only <id> directories with a row belong here: creation temp dirs, orphans and anything
     // else a crash or an older berth left are removed, through the trash (an interrupted unpack of
     // a layer of a million files must not hold up the start).
@@ -183,6 +193,42 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
       if (/^\d+$/.test(name) && this.store.hasId(Number(name))) continue;
       this.logger.info('removing orphan snapshot directory', { dir: join(this.dir, name) });
       this.trash.discard(join(this.dir, name));
+    }
+  }
+
+  /**
+   * Committed snapshots whose fs dir is gone, and every committed one above them, leave their chain
+   * IDs (missing_layers.ts), so the next unpack of their image (an import, a pull, or the pod or
+   * container start that unpacks its image) makes them again instead of skipping them. Checked
+   * once here rather than at each unpack: CreateContainer unpacks, and must not stat every layer.
+   */
+  private async dropLayersWithoutDirs(): Promise<void> {
+    const plan = planMissingLayers(this.store.all(), (row) => existsSync(this.paths.upper(row.id)));
+    if (plan.missing.length === 0) return;
+    for (const row of plan.missing) {
+      this.logger.error('committed snapshot directory is missing; its layer and those above it will be unpacked again', {
+        key: row.key,
+        dir: this.paths.upper(row.id),
+      });
+    }
+    const renamed = plan.rename.map((row) => ({ from: row.key, to: brokenKey(row) })).filter((r) => r.from !== r.to);
+    try {
+      this.store.db.tx(() => {
+        const now = Date.now();
+        for (const { from, to } of renamed) this.store.rename(from, to, now);
+        for (const row of plan.remove) this.store.delete(row.key);
+      });
+    } catch (err) {
+      // Not a reason for berthd not to serve: the rows stay as they were (failing at mount).
+      this.logger.error('cannot drop layer snapshots on a missing directory', { error: messageOf(err) });
+      return;
+    }
+    // On disk before the orphan sweep moves the removed rows' dirs away, as remove() does. Should
+    // the flush fail, a power loss brings back rows whose dirs are gone: the next start drops them.
+    await this.store.db.durable().catch((err: unknown) => this.logger.warn('cannot flush the removal of layer snapshots', { error: messageOf(err) }));
+    if (plan.remove.length > 0) this.logger.warn('removed layer snapshots on a missing directory', { keys: plan.remove.map((r) => r.key) });
+    if (renamed.length > 0) {
+      this.logger.warn('renamed layer snapshots on a missing directory that containers still stand on', { renamed });
     }
   }
 

@@ -69,6 +69,16 @@ export class SnapshotStore {
     this.db.prepare('UPDATE snapshots SET labels = ?, updated_at = ? WHERE key = ?').run(labels, now, key);
   }
 
+  /**
+   * Renames snapshot `key` to `to`, its children following. The parent column's foreign key has no
+   * ON UPDATE CASCADE, so its check waits for the end of the transaction this must run in.
+   */
+  rename(key: string, to: string, now: number): void {
+    this.db.prepare('PRAGMA defer_foreign_keys = ON').run();
+    this.db.prepare('UPDATE snapshots SET key = ?, updated_at = ? WHERE key = ?').run(to, now, key);
+    this.db.prepare('UPDATE snapshots SET parent = ? WHERE parent = ?').run(to, key);
+  }
+
   delete(key: string): void {
     this.db.prepare('DELETE FROM snapshots WHERE key = ?').run(key);
   }

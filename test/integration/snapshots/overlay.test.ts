@@ -5,6 +5,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kindOf } from '../../../internal/errdefs/errors';
+import { createLogger } from '../../../internal/log/logger';
 import { MetadataDB } from '../../../internal/metadata/db';
 import { withTempMount } from '../../../internal/mount';
 import { OverlaySnapshotter, type Info } from '../../../internal/snapshots';
@@ -267,6 +268,48 @@ describe('overlay snapshotter', () => {
     mkdirSync(join(root, 'snapshots', '3'));
     await sn.prepare('next', '');
     expect(sn.upperDir('next')).toBe(join(root, 'snapshots', '4', 'fs'));
+  });
+
+  it('takes committed snapshots on a missing directory off their names at start, renaming those a container stands on', async () => {
+    await layer('l1', '', (d) => writeFileSync(join(d, 'f'), '1'));
+    await layer('l2', 'l1', (d) => writeFileSync(join(d, 'g'), '2'));
+    await layer('l3', 'l2', (d) => writeFileSync(join(d, 'h'), '3'));
+    await layer('l3b', 'l2', (d) => writeFileSync(join(d, 'i'), '3b'));
+    await sn.prepare('ctr', 'l3b');
+    const id = (key: string) => Number(sn.upperDir(key).split('/').at(-2));
+    const [l2, l3, l3b] = [id('l2'), id('l3'), id('l3b')];
+    rmSync(sn.upperDir('l2'), { recursive: true });
+    const lines: Array<Record<string, unknown>> = [];
+    sn = new OverlaySnapshotter({ root, db, logger: createLogger({ level: 'info', write: (l) => lines.push(JSON.parse(l) as Record<string, unknown>) }) });
+    await sn.cleanup();
+
+    expect(lines.filter((l) => l.level === 'error')).toEqual([
+      expect.objectContaining({ msg: expect.stringContaining('directory is missing'), key: 'l2', dir: join(root, 'snapshots', String(l2), 'fs') }),
+    ]);
+    const all: Info[] = [];
+    await sn.walk((i) => void all.push(i));
+    // l3 (nothing on it) is gone with its dir; the chain under the container is renamed, l1 kept.
+    expect(all.map((i) => [i.name, i.kind, i.parent])).toEqual([
+      ['l1', 'committed', undefined],
+      [`broken-${l2}-l2`, 'committed', 'l1'],
+      [`broken-${l3b}-l3b`, 'committed', `broken-${l2}-l2`],
+      ['ctr', 'active', `broken-${l3b}-l3b`],
+    ]);
+    await sn.drain();
+    expect(existsSync(join(root, 'snapshots', String(l3)))).toBe(false);
+    expect(await sn.usage(`broken-${l2}-l2`)).toEqual({ size: 0, inodes: 0 });
+    // The names are free: the layer is made again on the same parent.
+    await layer('l2', 'l1', (d) => writeFileSync(join(d, 'g'), '2 again'));
+    expect(await sn.stat('l2')).toMatchObject({ kind: 'committed', parent: 'l1' });
+
+    // A start with the container still there keeps the renamed names; once it is gone, they go.
+    await sn.cleanup();
+    expect(await sn.stat(`broken-${l3b}-l3b`)).toMatchObject({ parent: `broken-${l2}-l2` });
+    await sn.remove('ctr');
+    await sn.cleanup();
+    const left: string[] = [];
+    await sn.walk((i) => void left.push(i.name));
+    expect(left).toEqual(['l1', 'l2']);
   });
 });
 
