@@ -12,6 +12,11 @@ export interface CachedAttachment {
   containerId: string;
   ifName: string;
   networkName: string;
+  /**
+   * The netns path the ADD ran with (libcni 1.1+ records it too), so a DEL whose pod record was
+   * lost can still reach the pod's side; absent in entries written before berth recorded it.
+   */
+  netns?: string;
   /** The network config the ADD ran with; DEL prefers it to today's conf_dir. */
   config: NetworkConfigList;
   cniArgs: Array<[string, string]>;
@@ -60,6 +65,26 @@ export class ResultCache {
       .sort()
       .map((name) => this.read(join(this.dir(), name)))
       .filter((entry): entry is CachedAttachment => entry?.containerId === containerId);
+  }
+
+  /**
+   * Every cached attachment of a container not in `known`: ADDs whose DEL never ran for a pod no
+   * record owns. A file whose name holds a known ID is not read, so a start with no such entry
+   * costs one readdir.
+   */
+  listUnknown(known: ReadonlySet<string>): CachedAttachment[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir());
+    } catch {
+      return [];
+    }
+    const ids = [...known];
+    return names
+      .filter((name) => !name.endsWith('.tmp') && !ids.some((id) => name.includes(`-${id}-`)))
+      .sort()
+      .map((name) => this.read(join(this.dir(), name)))
+      .filter((entry): entry is CachedAttachment => entry !== undefined && !known.has(entry.containerId));
   }
 
   remove(networkName: string, containerId: string, ifName: string): void {

@@ -181,6 +181,7 @@ export class CniManager {
       containerId: req.id,
       ifName: att.ifName,
       networkName: att.list.name,
+      netns: req.netnsPath,
       config: att.list,
       cniArgs: rt.args,
       capabilityArgs: rt.capabilityArgs,
@@ -232,6 +233,28 @@ export class CniManager {
       }
     }
     if (firstError !== undefined) throw wrap(firstError, `teardown network for pod ${req.id}`);
+  }
+
+  /**
+   * The pods the result cache holds attachments of that are not in `known` (pods whose record is
+   * gone while their network stayed attached), each as the request teardownPodNetwork needs: who
+   * the pod is from the ADD's CNI args, its netns as the ADD recorded it ('' when not recorded).
+   */
+  cachedPodsExcept(known: ReadonlySet<string>): PodNetworkRequest[] {
+    const byPod = new Map<string, PodNetworkRequest>();
+    for (const entry of this.cache.listUnknown(known)) {
+      const arg = (key: string) => (entry.cniArgs ?? []).find(([k]) => k === key)?.[1] ?? '';
+      const seen = byPod.get(entry.containerId);
+      if (seen && (seen.netnsPath !== '' || !entry.netns)) continue;
+      byPod.set(entry.containerId, {
+        id: entry.containerId,
+        netnsPath: entry.netns ?? '',
+        podName: arg('K8S_POD_NAME'),
+        podNamespace: arg('K8S_POD_NAMESPACE'),
+        podUid: arg('K8S_POD_UID'),
+      });
+    }
+    return [...byPod.values()];
   }
 
   /** CHECK every attached network against its cached result (spec >= 0.4.0). */

@@ -25,3 +25,16 @@ export function readDaemonDb<T>(root: string, read: (db: Database.Database) => T
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * Runs `write` on <root>/metadata.db itself, as an operator's sqlite3 would: only while no berthd
+ * runs on the root. Closing checkpoints the WAL into the file, which the next start reads as is.
+ */
+export function writeStoppedDaemonDb(root: string, write: (db: Database.Database) => void): void {
+  const db = new Database(join(root, 'metadata.db'), { fileMustExist: true });
+  try {
+    write(db);
+  } finally {
+    db.close();
+  }
+}

@@ -1,7 +1,7 @@
 // The pod network end to end with the real plugins (loopback, bridge, host-local) on a bridge and
 // subnet of this test's own; pods are namespaces this test creates.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CniManager, type PodNetworkRequest } from '../../../internal/cni/pod_network';
 import { NetNS } from '../../../internal/netns/netns';
@@ -125,6 +125,35 @@ describe('pod network through the CNI chain', () => {
     ns.remove();
 
     await cni.teardownPodNetwork(req);
+    expect(env.allocatedIPs()).toEqual([]);
+    expect(cacheEntries()).toEqual([]);
+  });
+
+  test('the cache names the pods not in a known set as the requests that tear them down, netns included', async () => {
+    const kept = await newPod();
+    const lost = await newPod();
+    await cni.setupPodNetwork(kept.req);
+    const lostIp = (await cni.setupPodNetwork(lost.req)).ips[0]!;
+    expect(cni.cachedPodsExcept(new Set([kept.req.id, lost.req.id]))).toEqual([]);
+
+    const [orphan, ...more] = cni.cachedPodsExcept(new Set([kept.req.id]));
+    expect(more).toEqual([]);
+    expect(orphan).toEqual(lost.req); // identity from the ADD's CNI args, netns as the ADD recorded it
+    await cni.teardownPodNetwork(orphan!);
+    expect(links(lost.ns)).toEqual(['lo']); // the DEL reached into the pod's netns
+    expect(env.allocatedIPs()).not.toContain(lostIp);
+    expect(env.allocatedIPs()).toHaveLength(1);
+    expect(cni.cachedPodsExcept(new Set([kept.req.id]))).toEqual([]);
+
+    // An entry written before the cache recorded the netns: the DEL runs with none, and still frees the IP.
+    for (const name of cacheEntries()) {
+      const file = join(env.cacheDir, 'results', name);
+      const { netns: _netns, ...entry } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      writeFileSync(file, JSON.stringify(entry));
+    }
+    const [old] = cni.cachedPodsExcept(new Set());
+    expect(old).toEqual({ ...kept.req, netnsPath: '' });
+    await cni.teardownPodNetwork(old!);
     expect(env.allocatedIPs()).toEqual([]);
     expect(cacheEntries()).toEqual([]);
   });

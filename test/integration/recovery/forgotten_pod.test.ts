@@ -1,0 +1,103 @@
+// A pod the metadata database forgot (its commits lost with a torn WAL, a reset metadata.db) is
+// swept at the next start: its pause and containers killed, its netns and dirs removed. Its IP must
+// go back to the IPAM plugin's store too, by the CNI DEL StopPodSandbox would have run (from the
+// result cache its ADD wrote), and the start must say at warn level what it removed.
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeStoppedDaemonDb } from '../../harness/daemon_db';
+import { leaks } from './host_state';
+import { createBerthEnv, SLEEPER, type BerthEnv } from './berth_env';
+
+jest.setTimeout(300_000);
+
+/** A bridge plugin, found before the real one, whose DEL fails with a CNI error. */
+const BRIDGE_FAILING_DEL = `#!/bin/sh
+cat >/dev/null
+echo '{"cniVersion":"1.0.0","code":11,"msg":"bridge DEL refused by the test"}'
+exit 1
+`;
+
+describe('a running pod whose records the database lost while berthd was down', () => {
+  let env: BerthEnv;
+
+  beforeAll(async () => {
+    env = await createBerthEnv();
+    await env.start();
+  });
+  afterAll(async () => env?.close());
+
+  /** The CNI result cache entries naming `podId` (<root>/cni/results/<network>-<id>-<ifName>). */
+  const cacheEntries = (podId: string): string[] => {
+    const dir = join(env.daemon.root, 'cni', 'results');
+    return existsSync(dir) ? readdirSync(dir).filter((n) => n.includes(`-${podId}-`)) : [];
+  };
+  /** host-local's allocations that name `podId` (each file is an IP and holds its container ID). */
+  const ipsHeldBy = (podId: string): string[] => {
+    const dir = join(env.cni.ipamDir, env.cni.networkName);
+    return env.cni.allocatedIPs().filter((ip) => readFileSync(join(dir, ip), 'utf8').includes(podId));
+  };
+  const podIp = async (podId: string): Promise<string> =>
+    (await env.client.runtime.PodSandboxStatus({ pod_sandbox_id: podId })).status!.network!.ip;
+  /** Stops berthd and deletes the pod's rows, as a WAL that lost their commits would. */
+  const forgetWhileDown = async (podId: string): Promise<void> => {
+    await env.stop();
+    writeStoppedDaemonDb(env.daemon.root, (db) => {
+      db.prepare('DELETE FROM containers WHERE sandbox_id = ?').run(podId);
+      db.prepare('DELETE FROM sandboxes WHERE id = ?').run(podId);
+    });
+  };
+  const logLines = (level: string, text: string): string[] =>
+    env.daemon
+      .stderr()
+      .split('\n')
+      .filter((l) => l.includes(`"level":"${level}"`) && l.includes(text));
+
+  it('gives its IP back to IPAM at the next start and warns about what the sweep removed', async () => {
+    const { podId, config } = await env.runPod('forgotten');
+    const ctr = await env.create(podId, config, 'app', SLEEPER);
+    await env.client.runtime.StartContainer({ container_id: ctr });
+    const ip = await podIp(podId);
+    expect(ipsHeldBy(podId)).toEqual([ip]);
+    expect(cacheEntries(podId)).toHaveLength(2); // lo and eth0
+
+    await forgetWhileDown(podId);
+    await env.start();
+
+    expect((await env.client.runtime.ListPodSandbox({})).items.map((p) => p.id)).not.toContain(podId);
+    expect(ipsHeldBy(podId)).toEqual([]);
+    expect(env.cni.allocatedIPs()).not.toContain(ip);
+    expect(cacheEntries(podId)).toEqual([]);
+    expect(env.cni.bridgePorts()).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
+    const warnings = logLines('warn', 'recovery removed');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('recovery removed 2 task(s), 1 pod network(s), 1 network namespace(s)');
+
+    // The freed address is the store's again: the next pod gets an IP with nothing left over.
+    const next = await env.runPod('after');
+    expect(await podIp(next.podId)).not.toBe('');
+    expect(env.cni.allocatedIPs()).toHaveLength(1);
+    await env.removeAll();
+  });
+
+  it('serves when the DEL fails, logs it at warn, and detaches the pod at the start after', async () => {
+    const { podId } = await env.runPod('forgotten-stuck');
+    const ip = await podIp(podId);
+    await forgetWhileDown(podId);
+    const fake = env.cni.writePlugin('bridge', BRIDGE_FAILING_DEL);
+    try {
+      await env.start();
+      expect(logLines('warn', 'cannot detach orphan pod network').filter((l) => l.includes(podId))).toHaveLength(1);
+      expect(ipsHeldBy(podId)).toEqual([ip]);
+      expect(cacheEntries(podId)).toEqual([`${env.cni.networkName}-${podId}-eth0`]); // lo's DEL went through
+      await env.stop();
+    } finally {
+      rmSync(fake);
+    }
+
+    await env.start(); // the pod's netns is gone by now: this DEL runs with none
+    expect(ipsHeldBy(podId)).toEqual([]);
+    expect(cacheEntries(podId)).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
+  });
+});
