@@ -2,23 +2,23 @@
 // the stores (done by the wiring), reconnect every task to its shim (pods in parallel, a bounded
 // number at once), learn exits that happened meanwhile, finish or undo half-done work, and sweep
 // whatever no record owns.
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { isNotFound, messageOf } from '../../errdefs/errors';
-import { NetNS, sweepOrphanNetns } from '../../netns/netns';
+import { NetNS } from '../../netns/netns';
 import type { Container } from '../store/container';
 import { containerState } from '../store/container';
 import type { Sandbox } from '../store/sandbox';
 import { isSet, nowNanos } from '../store/time';
 import { resolveRuntimeHandler, type ResolvedRuntime } from '../runtime_handler';
 import { sandboxShmPath, unmountSandboxShm } from '../sandbox_files';
-import { netnsDir, podNetworkRequest, sandboxDirs } from './sandbox_run';
+import { podNetworkRequest } from './sandbox_run';
 import type { CriService } from './service';
 import { monitorSandboxExit } from './task_monitor';
-import { isUnpackKey } from '../../rootfs';
 import type { CriTask } from '../tasks/types';
 import { containerExitRecorded } from './container_stop';
 import { removeTree } from '../../fs/remove_tree';
+import { forEachBounded } from '../util/bounded';
+import { sweep, warnSwept } from './recover_sweep';
 
 /**
  * Pods reconnected at once. Each pod's sandbox and containers go together (they share a shim
@@ -146,111 +146,6 @@ async function recoverContainer(svc: CriService, c: Container, report: RecoveryR
   }
 }
 
-/** What the sweep removed, by kind: all of it belonged to a pod or container no record owns. */
-interface SweepCounts {
-  tasks: number;
-  podNetworks: number;
-  netns: number;
-  snapshots: number;
-  dirs: number;
-}
-
-/**
- * Detaches, as StopPodSandbox would, each pod the CNI result cache still holds attachments of
- * but no sandbox record owns (e.g. the database lost the pod's commits): without the DEL its IPs
- * stay allocated in the IPAM plugin's store for good. Runs while the pod's netns is still there
- * (the plugins then also clean its side); a DEL that fails keeps its cache entry for the next start.
- */
-async function detachOrphanPodNetworks(svc: CriService, sandboxIds: ReadonlySet<string>, liveNetns: ReadonlySet<string>): Promise<string[]> {
-  const detached: string[] = [];
-  await forEachBounded(svc.rt.cni.cachedPodsExcept(sandboxIds), RECOVERY_CONCURRENCY, async (req) => {
-    // Never hand the plugins a netns a live pod owns: they would detach that pod instead.
-    const netnsPath = liveNetns.has(req.netnsPath) ? '' : req.netnsPath;
-    try {
-      await svc.rt.cni.teardownPodNetwork({ ...req, netnsPath });
-      detached.push(req.id);
-      svc.logger.info('detached orphan pod network', { podSandboxId: req.id, netnsPath });
-    } catch (err) {
-      svc.logger.warn('cannot detach orphan pod network', { podSandboxId: req.id, netnsPath, error: messageOf(err) });
-    }
-  });
-  return detached;
-}
-
-/** Removes what no record owns: task bundles, pod networks, netns files, active snapshots, sandbox/container dirs. */
-async function sweep(svc: CriService, report: RecoveryReport): Promise<SweepCounts> {
-  const rt = svc.rt;
-  const sandboxIds = new Set(rt.sandboxes.list().map((s) => s.id));
-  const containerIds = new Set(rt.containers.list().map((c) => c.id));
-  const owned = (id: string) => sandboxIds.has(id) || containerIds.has(id);
-  const counts: SweepCounts = { tasks: 0, podNetworks: 0, netns: 0, snapshots: 0, dirs: 0 };
-
-  for (const id of rt.tasks.bundlesOnDisk()) {
-    if (owned(id)) continue;
-    await rt.tasks.cleanupDead(id, runtimeOf(svc, ''));
-    report.swept.push(`task ${id}`);
-    counts.tasks++;
-  }
-
-  const liveNetns = new Set(rt.sandboxes.list().map((s) => s.metadata.netnsPath).filter((p) => p !== ''));
-  for (const id of await detachOrphanPodNetworks(svc, sandboxIds, liveNetns)) {
-    report.swept.push(`pod network ${id}`);
-    counts.podNetworks++;
-  }
-  for (const p of sweepOrphanNetns(netnsDir(svc), liveNetns, svc.logger)) {
-    report.swept.push(`netns ${p}`);
-    counts.netns++;
-  }
-
-  const orphanSnapshots: string[] = [];
-  await rt.snapshotter.walk((info) => {
-    if (info.kind === 'active' && !owned(info.name) && !isUnpackKey(info.name)) orphanSnapshots.push(info.name);
-  });
-  for (const key of orphanSnapshots) {
-    await ignoreNotFound(rt.snapshotter.remove(key));
-    report.swept.push(`snapshot ${key}`);
-    counts.snapshots++;
-  }
-
-  for (const kind of ['sandboxes', 'containers'] as const) {
-    const ids = kind === 'sandboxes' ? sandboxIds : containerIds;
-    for (const [base, trash] of [[svc.config.root, svc.rt.trash.root], [svc.config.state, svc.rt.trash.state]] as const) {
-      const dir = join(base, kind);
-      if (!existsSync(dir)) continue;
-      for (const name of readdirSync(dir)) {
-        if (ids.has(name)) continue;
-        if (kind === 'sandboxes') unmountSandboxShm(sandboxShmPath(sandboxDirs(svc, name).stateDir));
-        trash.discard(join(dir, name));
-        report.swept.push(`${kind} dir ${join(dir, name)}`);
-        counts.dirs++;
-      }
-    }
-  }
-  return counts;
-}
-
-/**
- * Says at warn level what the sweep took from pods and containers: after a crash that is debris,
- * but when the database lost records it is running pods killed, which an operator must notice.
- */
-function warnSwept(svc: CriService, c: SweepCounts): void {
-  if (c.tasks + c.podNetworks + c.netns + c.snapshots + c.dirs === 0) return;
-  svc.logger.warn(
-    `recovery removed ${c.tasks} task(s), ${c.podNetworks} pod network(s), ${c.netns} network namespace(s), ` +
-      `${c.snapshots} active snapshot(s) and ${c.dirs} sandbox/container dir(s) that no record owns`,
-    { ...c },
-  );
-}
-
-/** Runs `fn` over `items` with at most `limit` running at once; `fn` must not reject. */
-async function forEachBounded<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
 export async function recover(svc: CriService, reattach: ReattachContainer): Promise<RecoveryReport> {
   const rt = svc.rt;
   const report: RecoveryReport = {
@@ -284,7 +179,7 @@ export async function recover(svc: CriService, reattach: ReattachContainer): Pro
     await Promise.all([settle('sandbox', s.id, recoverSandbox(svc, s, report)), ...containers.map(recoverOne)]);
   });
   await forEachBounded(podless, RECOVERY_CONCURRENCY, recoverOne);
-  const swept = await sweep(svc, report);
+  const swept = await sweep(svc, report, RECOVERY_CONCURRENCY);
   svc.logger.info('recovered state', { ...report });
   warnSwept(svc, swept);
   return report;

@@ -4,7 +4,7 @@
 // result cache its ADD wrote), and the start must say at warn level what it removed.
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeStoppedDaemonDb } from '../../harness/daemon_db';
+import { readDaemonDb, writeStoppedDaemonDb } from '../../harness/daemon_db';
 import { leaks } from './host_state';
 import { createBerthEnv, SLEEPER, type BerthEnv } from './berth_env';
 
@@ -83,6 +83,9 @@ describe('a running pod whose records the database lost while berthd was down', 
   it('serves when the DEL fails, logs it at warn, and detaches the pod at the start after', async () => {
     const { podId } = await env.runPod('forgotten-stuck');
     const ip = await podIp(podId);
+    const { metadata } = readDaemonDb(env.daemon.root, (db) => db.prepare('SELECT metadata FROM sandboxes WHERE id = ?').get(podId) as { metadata: string });
+    const { netnsPath } = JSON.parse(metadata) as { netnsPath: string };
+    expect(existsSync(netnsPath)).toBe(true);
     await forgetWhileDown(podId);
     const fake = env.cni.writePlugin('bridge', BRIDGE_FAILING_DEL);
     try {
@@ -90,14 +93,18 @@ describe('a running pod whose records the database lost while berthd was down', 
       expect(logLines('warn', 'cannot detach orphan pod network').filter((l) => l.includes(podId))).toHaveLength(1);
       expect(ipsHeldBy(podId)).toEqual([ip]);
       expect(cacheEntries(podId)).toEqual([`${env.cni.networkName}-${podId}-eth0`]); // lo's DEL went through
+      // Its netns is kept for the next DEL, which can then clean the pod's side too.
+      expect(existsSync(netnsPath)).toBe(true);
       await env.stop();
     } finally {
       rmSync(fake);
     }
 
-    await env.start(); // the pod's netns is gone by now: this DEL runs with none
+    await env.start();
+    expect(logLines('info', 'detached orphan pod network').filter((l) => l.includes(podId) && l.includes(netnsPath))).toHaveLength(1);
     expect(ipsHeldBy(podId)).toEqual([]);
     expect(cacheEntries(podId)).toEqual([]);
+    expect(existsSync(netnsPath)).toBe(false);
     expect(leaks(env.host())).toEqual([]);
   });
 });

@@ -71,6 +71,7 @@ function fakeService(dir: string): { svc: CriService; recorded: Recorded } {
       bundlesOnDisk: () => [],
     },
     snapshotter: { walk: async () => undefined },
+    cni: { cachedPodsExcept: () => [] },
     trash: { root: { discard: () => undefined }, state: { discard: () => undefined } },
   };
   return { svc: { config, logger: silentLogger, rt } as unknown as CriService, recorded };

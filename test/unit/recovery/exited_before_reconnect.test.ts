@@ -36,6 +36,7 @@ function fakeService(dir: string, exitedBeforeReconnect: boolean) {
     containers: { list: () => [], tryGet: () => undefined },
     tasks: { reconnect: async () => task, bundlesOnDisk: () => [] },
     snapshotter: { walk: async () => undefined },
+    cni: { cachedPodsExcept: () => [] },
     trash: { root: { discard: () => undefined }, state: { discard: () => undefined } },
     events: { publish: (e: { type: string }) => void published.push(e.type) },
   };
