@@ -13,6 +13,7 @@ import type { CriTask } from './tasks/types';
 import type { Container } from './store/container';
 import type { RuntimeDeps } from './server/service';
 import { silentLogger, type Logger } from '../log/logger';
+import { whenSettled } from './util/settle_listeners';
 
 const SIGKILL = 9;
 
@@ -203,8 +204,13 @@ export class CriStreamingRuntime implements StreamingRuntime {
       target.once('drain', release);
       target.once('close', release);
     });
+    let stopWaitingForExit = () => {};
     const ends: Promise<void>[] = [
-      task.exited.then(() => cio.drained()),
+      // Not task.exited.then(): that reaction would keep this session (its streams and socket)
+      // until the container exits, however long after the client left.
+      new Promise<void>((resolve, reject) => {
+        stopWaitingForExit = whenSettled(task.exited, () => cio.drained().then(resolve, reject), reject);
+      }),
       new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true })),
     ];
     if (opts.stdin && cio.stdin) ends.push(this.forwardAttachStdin(container, task, opts.stdin, cio.stdin, opts.tty));
@@ -213,6 +219,7 @@ export class CriStreamingRuntime implements StreamingRuntime {
     try {
       await Promise.race(ends);
     } finally {
+      stopWaitingForExit();
       unsubscribe();
       for (const release of releases) release();
     }

@@ -2,6 +2,7 @@
 // deadline ends what the call started, as containerd's handlers end with their request's context.
 import type { ServerUnaryCall } from '@grpc/grpc-js';
 import { canceled } from '../../errdefs/errors';
+import { whenSettled } from './settle_listeners';
 
 /** What of a unary call tells that it ended. */
 export type CallEnd = Pick<ServerUnaryCall<unknown, unknown>, 'once' | 'cancelled'>;
@@ -33,8 +34,22 @@ export function unlessEnded<T>(work: Promise<T>, ended: AbortSignal | undefined,
   if (ended === undefined) return work;
   if (ended.aborted) return Promise.reject(canceled(`the caller went away while ${waitingFor}`));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(canceled(`the caller went away while ${waitingFor}`));
+    // whenSettled, not then(): `work` may be a task's exit, pending long after this caller left.
+    const stopWatching = whenSettled(
+      work,
+      (value) => {
+        ended.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (reason) => {
+        ended.removeEventListener('abort', onAbort);
+        reject(reason);
+      },
+    );
+    const onAbort = () => {
+      stopWatching();
+      reject(canceled(`the caller went away while ${waitingFor}`));
+    };
     ended.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => ended.removeEventListener('abort', onAbort));
   });
 }

@@ -50,7 +50,8 @@ export function mountsUnder(dir: string): string[] {
     .filter((p) => p.startsWith(dir));
 }
 
-export async function startContainerSuite(): Promise<ContainerSuite> {
+/** `env`: extra environment for the daemon (e.g. Node flags through NODE_OPTIONS). */
+export async function startContainerSuite(opts: { env?: NodeJS.ProcessEnv } = {}): Promise<ContainerSuite> {
   await testImages();
   const cni = createCniTestEnv();
   const scratch = mkdtempSync(join(tmpdir(), 'berth-ctr-'));
@@ -58,7 +59,7 @@ export async function startContainerSuite(): Promise<ContainerSuite> {
   let daemon: RunningBerthd | undefined;
   let client: CriClient | undefined;
   try {
-    daemon = await startBerthd({ configToml: testBerthToml(cni, { criToml: `max_container_log_line_size = ${MAX_LOG_LINE}` }) });
+    daemon = await startBerthd({ configToml: testBerthToml(cni, { criToml: `max_container_log_line_size = ${MAX_LOG_LINE}` }), env: opts.env });
     client = criClient(daemon.socket);
     await importTestImages(client);
   } catch (err) {
