@@ -31,6 +31,22 @@ export function statsCollector(svc: CriService): StatsCollector {
   return collector;
 }
 
+/**
+ * Drops the collector's state for containers, pods and snapshots that are gone: after the
+ * List*Stats calls, and with every background ImageFsInfo measurement, so ContainerStats and
+ * PodSandboxStats of containers since removed (a client that never lists) do not add up for good.
+ */
+export function pruneStats(svc: CriService): void {
+  const containers = svc.rt.containers.list();
+  const sandboxes = svc.rt.sandboxes.list();
+  statsCollector(svc).retain({
+    containerIds: containers.map((c) => c.id),
+    sandboxIds: sandboxes.map((s) => s.id),
+    // The pause containers' snapshots too: ImageFsInfo reads every active snapshot's figure there.
+    snapshotKeys: [...containers.map((c) => c.metadata.snapshotKey), ...sandboxes.map((s) => s.metadata.snapshotKey)],
+  });
+}
+
 /** Whether runc places this runtime handler's cgroups through systemd. */
 export function usesSystemdCgroup(svc: CriService, runtimeHandler: string): boolean {
   return svc.config.cri.runtimes[runtimeHandler]?.options.SystemdCgroup ?? false;

@@ -5,7 +5,7 @@ import type { ContainerStatsFilter__Output } from '../../api/gen/runtime/v1/Cont
 import type { ListContainerStatsRequest__Output } from '../../api/gen/runtime/v1/ListContainerStatsRequest';
 import type { ListContainerStatsResponse } from '../../api/gen/runtime/v1/ListContainerStatsResponse';
 import type { Container } from '../store/container';
-import { collectContainerStats, statsCollector } from './container_stats';
+import { collectContainerStats, pruneStats } from './container_stats';
 import { matchesLabels } from './filters';
 import type { CriService } from './service';
 import { mapInTurns } from '../util/turns';
@@ -35,18 +35,6 @@ export function containersForStats(svc: CriService, filter: ContainerStatsFilter
     list = list.filter((c) => c.metadata.sandboxId === sandboxId);
   }
   return list.filter((c) => matchesLabels(c.metadata.config.labels, filter.label_selector));
-}
-
-/** Drops the collector's state for containers, pods and snapshots that are gone. */
-export function pruneStats(svc: CriService): void {
-  const containers = svc.rt.containers.list();
-  const sandboxes = svc.rt.sandboxes.list();
-  statsCollector(svc).retain({
-    containerIds: containers.map((c) => c.id),
-    sandboxIds: sandboxes.map((s) => s.id),
-    // The pause containers' snapshots too: ImageFsInfo reads every active snapshot's figure there.
-    snapshotKeys: [...containers.map((c) => c.metadata.snapshotKey), ...sandboxes.map((s) => s.metadata.snapshotKey)],
-  });
 }
 
 export async function listContainerStats(svc: CriService, req: ListContainerStatsRequest__Output): Promise<ListContainerStatsResponse> {

@@ -15,7 +15,7 @@ import type { ImageFsInfoResponse } from '../../api/gen/runtime/v1/ImageFsInfoRe
 import { isNotFound, messageOf } from '../../errdefs/errors';
 import type { Info, Usage } from '../../snapshots/types';
 import type { StatsCollector } from '../stats/collector';
-import { statsCollector } from './container_stats';
+import { pruneStats, statsCollector } from './container_stats';
 import type { CriService, RuntimeDeps } from './service';
 
 /** Snapshots measured between two turns of the event loop. */
@@ -161,6 +161,7 @@ function figureFor(svc: CriService): Promise<FsFigure> {
 export function keepImageFsFigure(svc: CriService, { everyMs = REFRESH_MS, firstAfterMs = FIRST_AFTER_MS } = {}): () => void {
   const state = stateOf(svc.rt);
   const tick = () => {
+    pruneStats(svc);
     measureAgain(svc, state).catch((err: unknown) => svc.logger.warn('measuring the image filesystem failed', { error: messageOf(err) }));
   };
   let every: NodeJS.Timeout | undefined;

@@ -3,7 +3,8 @@
 // does, since kubelet polls this while pods come and go.
 import type { ListPodSandboxStatsRequest__Output } from '../../api/gen/runtime/v1/ListPodSandboxStatsRequest';
 import type { ListPodSandboxStatsResponse } from '../../api/gen/runtime/v1/ListPodSandboxStatsResponse';
-import { pruneStats, resolveId } from './container_stats_list';
+import { pruneStats } from './container_stats';
+import { resolveId } from './container_stats_list';
 import { mapInTurns } from '../util/turns';
 import { matchesLabels } from './filters';
 import { collectPodSandboxStats } from './sandbox_stats';

@@ -137,6 +137,11 @@ export class StatsCollector {
     return this.layers.get(snapshotKey);
   }
 
+  /** How many CPU points (of containers and pods) and writable-layer figures (of snapshots) it keeps. */
+  get kept(): { cpuPoints: number; layerFigures: number } {
+    return { cpuPoints: this.cpu.size, layerFigures: this.layers.size };
+  }
+
   /** Forgets what belongs to containers, pods and snapshots no longer in the live sets. */
   retain(live: { containerIds: Iterable<string>; sandboxIds: Iterable<string>; snapshotKeys: Iterable<string> }): void {
     const keys = new Set<string>();
