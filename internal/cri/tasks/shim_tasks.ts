@@ -177,17 +177,26 @@ export class ShimTaskService implements TaskService {
   }
 
   async create(t: NewTask): Promise<CriTask> {
-    const task = await this.runtime.createTask({
-      id: t.id,
-      namespace: CRI_NAMESPACE,
-      spec: t.spec,
-      rootfs: t.rootfs.map((m: Mount) => ({ type: m.type, source: m.source, target: m.target ?? '', options: m.options })),
-      stdio: t.stdio,
-      runtimeName: t.runtime.config.runtime_type,
-      runcOptions: runcOptions(t.runtime),
-      beforeCreate: t.beforeCreate,
-      deadlineMs: t.deadlineMs,
-    });
+    let task: Task;
+    try {
+      task = await this.runtime.createTask({
+        id: t.id,
+        namespace: CRI_NAMESPACE,
+        spec: t.spec,
+        rootfs: t.rootfs.map((m: Mount) => ({ type: m.type, source: m.source, target: m.target ?? '', options: m.options })),
+        stdio: t.stdio,
+        runtimeName: t.runtime.config.runtime_type,
+        runcOptions: runcOptions(t.runtime),
+        beforeCreate: t.beforeCreate,
+        deadlineMs: t.deadlineMs,
+      });
+    } catch (err) {
+      // The caller's deadline reaches runc create through the shim's request: cut short, runc is
+      // killed after it made the container's cgroups and before it recorded the container, so the
+      // create's undo (runc delete) cannot find them. containerd 1.6 leaves them too.
+      this.removeUnfinished(t.id, t.spec, t.runtime);
+      throw err;
+    }
     return this.track(task);
   }
 
@@ -214,6 +223,11 @@ export class ShimTaskService implements TaskService {
     await task.kill(SIGKILL, true).catch(() => undefined);
     await task.exited.catch(() => undefined);
     await task.delete();
+    this.removeUnfinished(id, spec, runtime);
+  }
+
+  /** What an interrupted runc create of task `id` left (its empty cgroups, a state dir without state.json). */
+  private removeUnfinished(id: string, spec: Spec | undefined, runtime: ResolvedRuntime): void {
     const removed = removeUnfinishedCreate({
       id,
       namespace: CRI_NAMESPACE,

@@ -22,11 +22,31 @@ describe('a shim that never answers', () => {
   beforeAll(async () => {
     env = await createBerthEnv({
       extraToml: (dir) =>
-        runtimeHandlersToml({ mute: { runtimeType: join(dir, 'mute-shim') }, 'slow-create': { binaryName: join(dir, 'slow-create-runc') } }),
+        runtimeHandlersToml({
+          mute: { runtimeType: join(dir, 'mute-shim') },
+          'slow-create': { binaryName: join(dir, 'slow-create-runc') },
+          'half-create': { binaryName: join(dir, 'half-create-runc') },
+        }),
     });
     // runc create takes 4 s more than usual.
     writeFileSync(file('slow-create-runc'), '#!/bin/sh\nfor a; do [ "$a" = create ] && sleep 4; done\nexec runc "$@"\n');
     chmodSync(file('slow-create-runc'), 0o755);
+    // runc create gets as far as making the container's cgroups (in every hierarchy, from the
+    // bundle's spec), then takes longer than its caller waits: the shim kills it there.
+    writeFileSync(
+      file('half-create-runc'),
+      `#!/bin/sh
+case " $* " in
+*" create "*)
+  prev=; for a; do [ "$prev" = --bundle ] && bundle=$a; prev=$a; done
+  path=$(node -e 'process.stdout.write(require(process.argv[1]).linux.cgroupsPath)' "$bundle/config.json")
+  for h in /sys/fs/cgroup/*/; do mkdir -p "$h$path"; done
+  exec sleep 1000;;
+esac
+exec runc "$@"
+`,
+    );
+    chmodSync(file('half-create-runc'), 0o755);
     // `start`: a listener that accepts and never answers, in the background, its address printed.
     // `delete`: ends that listener.
     const sock = file('mute.sock');
@@ -71,5 +91,15 @@ exit 0
     expect(err.code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
     await until('the pod is undone', () => leaks(env.host()).length === 0 && shimsOf(env.daemon.socket).length === 0);
     expect(leaks(env.host())).toEqual([]);
+  });
+
+  it('a runc create killed by the deadline after it made the cgroups: the undo removes them too', async () => {
+    const err = await callError(
+      env.client.runtime.RunPodSandbox({ config: env.podConfig('half-create'), runtime_handler: 'half-create' }, deadline(3_000)),
+    );
+    expect(err.code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
+    await until('the pod is undone', () => leaks(env.host()).length === 0 && shimsOf(env.daemon.socket).length === 0);
+    expect(leaks(env.host())).toEqual([]);
+    expect(env.daemon.stderr()).toContain('removed what an interrupted runc create left');
   });
 });
