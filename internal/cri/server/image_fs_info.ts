@@ -98,6 +98,9 @@ async function snapshotUsage(
 // the measurement's rejection, never a throw out of the timer that started it.
 async function measure(svc: CriService): Promise<FsFigure> {
   const rt = svc.rt;
+  // With every measurement (the background one every REFRESH_MS): state of what was removed goes
+  // even when no client lists stats.
+  pruneStats(svc);
   const stats = statsCollector(svc);
   let at = Date.now();
   let usedBytes = 0;
@@ -161,7 +164,6 @@ function figureFor(svc: CriService): Promise<FsFigure> {
 export function keepImageFsFigure(svc: CriService, { everyMs = REFRESH_MS, firstAfterMs = FIRST_AFTER_MS } = {}): () => void {
   const state = stateOf(svc.rt);
   const tick = () => {
-    pruneStats(svc);
     measureAgain(svc, state).catch((err: unknown) => svc.logger.warn('measuring the image filesystem failed', { error: messageOf(err) }));
   };
   let every: NodeJS.Timeout | undefined;
