@@ -4,6 +4,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { whenSettled } from '../../../internal/cri/util/settle_listeners';
+import { settledWithin } from '../../../internal/cri/util/settled';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -55,5 +56,32 @@ describe('whenSettled', () => {
 
     const failure = Promise.reject(new Error('gone'));
     await expect(new Promise((r, j) => whenSettled(failure, r, j))).rejects.toThrow('gone');
+  });
+});
+
+describe('settledWithin', () => {
+  /** 50 bounded waits on `pending` that each ran out; how many of their promises a full GC leaves reachable. */
+  async function waitsKept(pending: Promise<void>): Promise<number> {
+    const refs: WeakRef<Promise<boolean>>[] = [];
+    // Each in a frame of its own, which ends with it: this one's variables keep no wait.
+    const oneWait = async (): Promise<boolean> => {
+      const wait = settledWithin(pending, 1);
+      refs.push(new WeakRef(wait));
+      return wait;
+    };
+    for (let i = 0; i < 50; i++) expect(await oneWait()).toBe(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    return refs.filter((ref) => ref.deref() !== undefined).length;
+  }
+
+  it('leaves nothing on a promise still pending once the bound ran out (an exec probe on a running container)', async () => {
+    expect(await waitsKept(new Promise<void>(() => {}))).toBe(0);
+  });
+
+  it('says whether the promise settled in time', async () => {
+    expect(await settledWithin(Promise.resolve(), 1_000)).toBe(true);
+    expect(await settledWithin(Promise.reject(new Error('x')), 1_000)).toBe(true);
+    expect(await settledWithin(new Promise(() => {}), 1)).toBe(false);
   });
 });
