@@ -130,7 +130,23 @@ export class ImageService {
   /** Removes blobs no recorded image references, once the records' removals are on disk. */
   async gc(): Promise<string[]> {
     await this.store.durable();
+    this.forgetUnrecordedTargets();
     return collectGarbage(this.content, this.store);
+  }
+
+  /**
+   * Drops the resolved images (manifest, config, layers) that no record points at any more: kept
+   * for good, every digest a node ever pulled stayed in memory after its removal (2-3 KiB each for
+   * a small image's, more with a real config's history).
+   */
+  private forgetUnrecordedTargets(): void {
+    const recorded = new Set(this.store.list().map((r) => r.target.digest));
+    for (const digest of this.resolvedByTarget.keys()) if (!recorded.has(digest)) this.resolvedByTarget.delete(digest);
+  }
+
+  /** How many resolved images it keeps (for tests). */
+  get resolvedImages(): number {
+    return this.resolvedByTarget.size;
   }
 
   private recordsFor(refOrId: string): readonly ImageRecord[] {

@@ -74,6 +74,16 @@ describe('import image archives', () => {
     expect((await env.images.get(id)).repoTags).toEqual([BUSYBOX_IMAGE]);
   });
 
+  it('keeps what it resolved of an image only while a record points at it', async () => {
+    const paths = await testImages();
+    const [oci] = await env.images.import(paths.busyboxOci);
+    await env.images.get(oci.configDigest);
+    const kept = env.images.resolvedImages;
+    expect(kept).toBeGreaterThanOrEqual(1);
+    await env.images.remove(oci.configDigest);
+    expect(env.images.resolvedImages).toBe(kept - 1);
+  });
+
   it("deletes a removed image's blobs only once its records' removal is on disk", async () => {
     env.close();
     let flushFails = false;
