@@ -1,6 +1,7 @@
 // RuntimeV2: the facade the CRI layer calls. createTask writes the bundle, starts (or joins) a shim
 // and creates the task in it; loadTask reconnects after a restart. Every step of createTask is
 // undone, last first, when a later step fails.
+import { rmSync } from 'node:fs';
 import { packAny, TypeNames } from '../../api/containerd';
 import type { Mount } from '../../api/gen/containerd/types/Mount';
 import type { DeleteResponse__Output } from '../../api/gen/containerd/task/v2/DeleteResponse';
@@ -16,6 +17,8 @@ import { ShimManager, type ShimConnection } from './shim_manager';
 import { ShimLog } from './shim_log';
 import { exitOf, Task, type ProcessStdio, type TaskHost } from './task';
 import { killWedgedShim } from './wedged_shim';
+import { shimSocketAddress } from './shim_socket';
+import { socketPathOf } from '../../ttrpc/client';
 
 export const DEFAULT_RUNTIME = 'io.containerd.runc.v2';
 
@@ -249,9 +252,19 @@ export class RuntimeV2 implements TaskHost {
     if (wedged && this.killWedgedShimOf(bundle)) this.log.warn('killed the shim that did not answer', { taskId: bundle.id });
   }
 
-  /** Kills the shim daemon started for `bundle`'s task, if it runs (wedged_shim.ts). */
+  /**
+   * Kills the shim daemon started for `bundle`'s task, if it runs (wedged_shim.ts), and removes its
+   * socket file, where nothing listens again: killed, the shim left it under /run/containerd/s for good.
+   */
   private killWedgedShimOf(bundle: Bundle): boolean {
-    return killWedgedShim({ namespace: bundle.namespace, id: bundle.id, address: this.shims.address });
+    if (!killWedgedShim({ namespace: bundle.namespace, id: bundle.id, address: this.shims.address })) return false;
+    const socket = socketPathOf(shimSocketAddress(this.shims.address, bundle.namespace, bundle.id));
+    try {
+      rmSync(socket, { force: true });
+    } catch (err) {
+      this.log.warn('cannot remove the socket of the shim killed', { socket, error: messageOf(err) });
+    }
+    return true;
   }
 
   private onTaskLost(bundle: Bundle, exit: DeleteResponse__Output): void {

@@ -3,6 +3,8 @@
 // its containers read EXITED. The shim itself is then ended (it could otherwise come back later
 // and hold its socket and a deleted bundle forever) and not asked to shut down, which it would
 // not answer either.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createBerthEnv, deadline, SLEEPER, type BerthEnv } from './berth_env';
 import { leaks, shimsOf } from './host_state';
 
@@ -31,6 +33,8 @@ describe('a shim that does not answer at restart', () => {
     await env.client.runtime.StartContainer({ container_id: id }, deadline());
     const [shim, ...others] = shimsOf(env.daemon.socket);
     expect(others).toEqual([]);
+    const socket = readFileSync(join(env.host().state, 'io.containerd.runtime.v2.task', 'k8s.io', podId, 'address'), 'utf8').replace(/^unix:\/\//, '');
+    expect(existsSync(socket)).toBe(true);
     stopped = shim!.pid;
     process.kill(stopped, 'SIGSTOP');
 
@@ -41,6 +45,7 @@ describe('a shim that does not answer at restart', () => {
     expect((await env.status(id)).state).toBe('CONTAINER_EXITED');
     expect((await env.client.runtime.PodSandboxStatus({ pod_sandbox_id: podId })).status?.state).toBe('SANDBOX_NOTREADY');
     expect(shimsOf(env.daemon.socket)).toEqual([]);
+    expect(existsSync(socket)).toBe(false); // nothing listens there again: not left under /run/containerd/s
     expect(env.daemon.stderr()).toContain('killed the shim that did not answer');
     expect(env.daemon.stderr()).not.toContain('shim shutdown failed');
 
