@@ -25,6 +25,9 @@ export interface CachedAttachment {
   result: Record<string, unknown>;
 }
 
+/** A sandbox ID as it sits in a result file's name, <network>-<containerID>-<ifName>. */
+const POD_ID_IN_NAME = /-[0-9a-f]{64}-/g;
+
 export class ResultCache {
   constructor(private readonly cacheDir: string) {}
 
@@ -79,9 +82,11 @@ export class ResultCache {
     } catch {
       return [];
     }
-    const ids = [...known];
+    // A pod's ID (64 hex digits) between dashes in the name: one set lookup per name, not a scan of
+    // every known ID. A name it misses is read, and its entry's own containerId decides.
+    const namesKnownPod = (name: string) => (name.match(POD_ID_IN_NAME) ?? []).some((m) => known.has(m.slice(1, -1)));
     return names
-      .filter((name) => !name.endsWith('.tmp') && !ids.some((id) => name.includes(`-${id}-`)))
+      .filter((name) => !name.endsWith('.tmp') && !namesKnownPod(name))
       .sort()
       .map((name) => this.read(join(this.dir(), name)))
       .filter((entry): entry is CachedAttachment => entry !== undefined && !known.has(entry.containerId));

@@ -61,7 +61,7 @@ describe('stats of removed containers and pods', () => {
     const stop = keepImageFsFigure(svc, { everyMs: 50, firstAfterMs: 10 });
     try {
       // A guard against hanging, not a timing assertion: the figures go at a tick.
-      for (let i = 0; i < 100 && (collector.kept.cpuPoints > 0 || collector.kept.layerFigures > 0); i++) await sleep(50);
+      for (let i = 0; i < 600 && (collector.kept.cpuPoints > 0 || collector.kept.layerFigures > 0); i++) await sleep(50);
       expect(collector.kept).toEqual({ cpuPoints: 0, layerFigures: 0 });
     } finally {
       stop();
