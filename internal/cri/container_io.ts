@@ -22,6 +22,8 @@ export interface ContainerIOOptions {
   tty: boolean;
   /** The CRI log file; '' discards the output (kubelet always sets one). */
   logPath: string;
+  /** The pod's log directory, below whose parent no symlink is followed to the log file. */
+  logDirectory?: string;
   /** max_container_log_line_size; <= 0 means no limit. */
   maxLineSize: number;
   /** Where failed log writes are reported (rate-limited). */
@@ -67,7 +69,7 @@ export class ContainerIO {
   static create(opts: ContainerIOOptions): ContainerIO {
     const io = TaskIO.create(opts.dir, opts.id, { stdin: opts.stdin, stdout: true, stderr: true, terminal: opts.tty, sharedDir: true });
     try {
-      const log = opts.logPath === '' ? undefined : new CriLogFile(opts.logPath, { logger: opts.logger });
+      const log = opts.logPath === '' ? undefined : new CriLogFile(opts.logPath, { logger: opts.logger, logDirectory: opts.logDirectory });
       return new ContainerIO(io, log, opts.maxLineSize, opts.logger ?? silentLogger);
     } catch (err) {
       io.remove();
@@ -90,7 +92,7 @@ export class ContainerIO {
     try {
       // The task runs on and writes its FIFOs: keep draining even when the log cannot be opened
       // now (a full disk), retrying the open as output arrives.
-      const log = opts.logPath === '' ? undefined : new CriLogFile(opts.logPath, { logger: opts.logger, mustOpen: false });
+      const log = opts.logPath === '' ? undefined : new CriLogFile(opts.logPath, { logger: opts.logger, logDirectory: opts.logDirectory, mustOpen: false });
       return new ContainerIO(io, log, opts.maxLineSize, opts.logger ?? silentLogger);
     } catch (err) {
       io.close();

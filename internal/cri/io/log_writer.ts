@@ -9,11 +9,11 @@
 // The records of one read from the container's pipe go in one write(2), under one timestamp: a
 // container printing short lines (`yes`) made a record, a Buffer.concat and a write(2) per line on
 // berthd's one thread, and 10 MB of "y\n" held every other call for up to 20 s.
-import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { failedPrecondition } from '../../errdefs/errors';
+import { closeSync, fstatSync, ftruncateSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { silentLogger, type Logger } from '../../log/logger';
+import { openLogFile } from './log_open';
 import { rfc3339Nano } from './log_timestamp';
 import { LogWriteErrors } from './write_errors';
 
@@ -102,6 +102,11 @@ export interface CriLogFileOptions {
    */
   mustOpen?: boolean;
   now?: () => number;
+  /**
+   * The pod's log directory: the file is reached from its parent without following a symlink
+   * (log_open.ts). Without it, only the file itself is not followed.
+   */
+  logDirectory?: string;
 }
 
 export class CriLogFile {
@@ -110,12 +115,15 @@ export class CriLogFile {
   private lastOpenAttempt = 0;
   private readonly errors: LogWriteErrors;
   private readonly now: () => number;
+  /** Where following symlinks ends on the way to the file. */
+  private readonly trusted: string;
 
   constructor(
     private readonly path: string,
     opts: CriLogFileOptions = {},
   ) {
     this.now = opts.now ?? Date.now;
+    this.trusted = opts.logDirectory === undefined ? dirname(path) : dirname(opts.logDirectory);
     this.errors = new LogWriteErrors(opts.logger ?? silentLogger, path, this.now);
     if (opts.mustOpen ?? true) this.open();
     else this.tryOpen(0);
@@ -123,8 +131,7 @@ export class CriLogFile {
 
   private open(): void {
     this.lastOpenAttempt = this.now();
-    mkdirSync(dirname(this.path), { recursive: true });
-    this.fd = openLogFile(this.path);
+    this.fd = openLogFile(this.path, this.trusted);
   }
 
   private tryOpen(records = 1): boolean {
@@ -206,31 +213,6 @@ export class CriLogFile {
       // close(2) reports a failed deferred write (NFS, EIO); the fd is gone either way
     }
   }
-}
-
-/**
- * Opens (creating) the log file for appending, only if it is a regular file. The log directory is
- * writable by whoever can mount it (a hostPath pod): a FIFO planted at the path would block the
- * open, or every write, on berthd's one thread and so every call (O_NONBLOCK: such an open fails or
- * returns at once, and is refused); a symlink would have berthd, as root, append a container's
- * output to any file it names (O_NOFOLLOW). kubelet writes no symlinks there; its own links in
- * /var/log/containers point at these files.
- */
-export function openLogFile(path: string): number {
-  const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = constants;
-  let fd: number;
-  try {
-    fd = openSync(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o640);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' || code === 'ENXIO') throw failedPrecondition(`container log ${path} is not a regular file (${code === 'ELOOP' ? 'a symlink' : 'a FIFO'})`, err);
-    throw err;
-  }
-  if (!fstatSync(fd).isFile()) {
-    closeSync(fd);
-    throw failedPrecondition(`container log ${path} is not a regular file`);
-  }
-  return fd;
 }
 
 /**

@@ -71,6 +71,7 @@ function containerIOOptions(svc: CriService, container: Container, existing: boo
     stdin: m.config.stdin,
     tty: m.config.tty,
     logPath: m.logPath,
+    logDirectory: svc.rt.sandboxes.tryGet(m.sandboxId)?.metadata.config.log_directory,
     maxLineSize: svc.config.cri.max_container_log_line_size,
     logger: svc.logger.with({ containerId: container.id }),
   };
