@@ -3,13 +3,15 @@
 // bind-mount them (containerd's setupSandboxFiles) read-write, so they live on the root's disk:
 // in the state dir (a tmpfs, normally) a container writing 50 MB into /etc/hosts held 50 MB of
 // memory no stats counted.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
 import { join } from 'node:path';
 import type { PodSandboxConfig__Output } from '../api/gen/runtime/v1/PodSandboxConfig';
+import { failedPrecondition } from '../errdefs/errors';
+import { copyHostFile } from '../fs/copy_host_file';
 import { mountOne, unmount } from '../mount/mount';
-import { buildSandboxFiles } from './opts/sandbox_files';
+import { buildSandboxFiles, DEFAULT_HOSTS } from './opts/sandbox_files';
 import type { SandboxPaths } from './opts/types';
 
 /** The pod's /dev/shm mountpoint. */
@@ -26,19 +28,36 @@ export function sandboxPaths(dirs: { rootDir: string; stateDir: string }): Sandb
   };
 }
 
-const readHost = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
+/** The node's files a pod's copies come from (containerd's etcHosts and resolvConfPath). */
+export interface NodeFiles {
+  hosts: string;
+  resolvConf: string;
+}
 
-/** Written on the thread pool, side by side: each create can wait for the disk's journal (issue 16). */
-export async function writeSandboxFiles(config: PodSandboxConfig__Output, paths: SandboxPaths): Promise<void> {
-  const files = buildSandboxFiles(config, {
-    hostname: osHostname(),
-    hosts: readHost('/etc/hosts'),
-    resolvConf: readHost('/etc/resolv.conf') ?? '',
-  });
+export const NODE_FILES: NodeFiles = { hosts: '/etc/hosts', resolvConf: '/etc/resolv.conf' };
+
+const MODE = 0o644;
+
+/** Copies a node file for the pod; a node without it fails the pod, as in containerd. */
+async function copyNodeFile(src: string, dest: string): Promise<void> {
+  if (!(await copyHostFile(src, dest, MODE))) throw failedPrecondition(`the node has no ${src} to copy for the pod`);
+}
+
+/** The node's hosts file, or a localhost table on a node without one. */
+async function copyNodeHosts(src: string, dest: string): Promise<void> {
+  if (!(await copyHostFile(src, dest, MODE))) await writeFile(dest, DEFAULT_HOSTS, { mode: MODE });
+}
+
+/**
+ * Written on the thread pool, side by side: each create can wait for the disk's journal (issue 16).
+ * The node's resolv.conf is read only for a pod whose DNS config gives none, as containerd.
+ */
+export async function writeSandboxFiles(config: PodSandboxConfig__Output, paths: SandboxPaths, node: NodeFiles = NODE_FILES): Promise<void> {
+  const files = buildSandboxFiles(config, osHostname());
   await Promise.all([
-    writeFile(paths.hostnamePath, files.hostname, { mode: 0o644 }),
-    writeFile(paths.hostsPath, files.hosts, { mode: 0o644 }),
-    writeFile(paths.resolvPath, files.resolvConf, { mode: 0o644 }),
+    writeFile(paths.hostnamePath, files.hostname, { mode: MODE }),
+    copyNodeHosts(node.hosts, paths.hostsPath),
+    files.resolvConf === undefined ? copyNodeFile(node.resolvConf, paths.resolvPath) : writeFile(paths.resolvPath, files.resolvConf, { mode: MODE }),
   ]);
 }
 

@@ -1,24 +1,15 @@
-// The contents of a pod's /etc/hostname, /etc/hosts and /etc/resolv.conf. The server writes them
-// under the sandbox directory and bind-mounts them into every container of the pod.
+// The contents of a pod's /etc/hostname and /etc/resolv.conf (its /etc/hosts is the node's). The
+// server writes them under the sandbox directory and bind-mounts them into every container of the pod.
 import type { DNSConfig__Output } from '../../api/gen/runtime/v1/DNSConfig';
 import type { PodSandboxConfig__Output } from '../../api/gen/runtime/v1/PodSandboxConfig';
 
 export interface SandboxFiles {
   hostname: string;
-  hosts: string;
-  resolvConf: string;
+  /** From the pod's DNS config; undefined when it carries none: the node's own file is copied. */
+  resolvConf: string | undefined;
 }
 
-export interface HostFiles {
-  /** The node's hostname (used when the pod sets none). */
-  hostname: string;
-  /** The host's /etc/hosts text; containerd copies it. Absent: a minimal localhost table. */
-  hosts?: string;
-  /** The host's /etc/resolv.conf text, used when the pod has no DNS config. */
-  resolvConf: string;
-}
-
-/** Written when the host's /etc/hosts cannot be read: enough for localhost to resolve. */
+/** Written when the node has no /etc/hosts (containerd fails the pod): enough for localhost to resolve. */
 export const DEFAULT_HOSTS = [
   '127.0.0.1\tlocalhost',
   '::1\tlocalhost ip6-localhost ip6-loopback',
@@ -42,11 +33,11 @@ export function resolvConfFromDns(dns: DNSConfig__Output | null | undefined): st
   return out;
 }
 
-export function buildSandboxFiles(config: PodSandboxConfig__Output, host: HostFiles): SandboxFiles {
+/** The pod's hostname file, and its resolv.conf unless the node's is to be copied (containerd's order). */
+export function buildSandboxFiles(config: PodSandboxConfig__Output, nodeHostname: string): SandboxFiles {
   const resolv = resolvConfFromDns(config.dns_config);
   return {
-    hostname: `${config.hostname || host.hostname}\n`,
-    hosts: host.hosts ?? DEFAULT_HOSTS,
-    resolvConf: resolv === '' ? host.resolvConf : resolv,
+    hostname: `${config.hostname || nodeHostname}\n`,
+    resolvConf: resolv === '' ? undefined : resolv,
   };
 }

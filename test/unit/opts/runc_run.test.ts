@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildContainerSpec } from '../../../internal/cri/opts/container_spec';
 import { hostFromSystem } from '../../../internal/cri/opts/host_access';
-import { buildSandboxFiles } from '../../../internal/cri/opts/sandbox_files';
+import { buildSandboxFiles, DEFAULT_HOSTS } from '../../../internal/cri/opts/sandbox_files';
 import { buildSandboxSpec } from '../../../internal/cri/opts/sandbox_spec';
 import type { RuntimeOptions } from '../../../internal/cri/opts/types';
 import { userLookupFromImage } from '../../../internal/cri/opts/user';
@@ -64,11 +64,11 @@ maybe('generated specs under real runc', () => {
     fs.mkdirSync(path.join(sb, 'shm'), { recursive: true });
     const pod = podConfig({}, { seccomp: { profile_type: 'RuntimeDefault', localhost_ref: '' } });
     pod.linux!.cgroup_parent = '';
-    const files = buildSandboxFiles(pod, { hostname: 'node', resolvConf: 'nameserver 127.0.0.1\n' });
+    const files = buildSandboxFiles(pod, 'node');
     paths = { hostnamePath: path.join(sb, 'hostname'), hostsPath: path.join(sb, 'hosts'), resolvPath: path.join(sb, 'resolv.conf'), shmPath: path.join(sb, 'shm') };
     fs.writeFileSync(paths.hostnamePath, files.hostname);
-    fs.writeFileSync(paths.hostsPath, files.hosts);
-    fs.writeFileSync(paths.resolvPath, files.resolvConf);
+    fs.writeFileSync(paths.hostsPath, DEFAULT_HOSTS);
+    fs.writeFileSync(paths.resolvPath, 'nameserver 127.0.0.1\n');
     const users = userLookupFromImage((p) => ({ '/etc/passwd': PASSWD, '/etc/group': GROUP })[p]);
 
     const sandboxSpec = buildSandboxSpec({

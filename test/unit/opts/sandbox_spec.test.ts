@@ -118,28 +118,24 @@ describe('buildSandboxSpec', () => {
 });
 
 describe('buildSandboxFiles', () => {
-  const host = { hostname: 'node-1', hosts: '127.0.0.1 localhost node-1\n', resolvConf: 'nameserver 10.0.0.2\n' };
-
-  it('uses the pod hostname, the host hosts file and its resolv.conf without DNS config', () => {
-    expect(buildSandboxFiles(podConfig(), host)).toEqual({ hostname: 'web-0\n', hosts: '127.0.0.1 localhost node-1\n', resolvConf: 'nameserver 10.0.0.2\n' });
+  it("uses the pod hostname and leaves resolv.conf to the node's file without DNS config", () => {
+    expect(buildSandboxFiles(podConfig(), 'node-1')).toEqual({ hostname: 'web-0\n', resolvConf: undefined });
   });
 
-  it('falls back to the node hostname and a default hosts table', () => {
-    const files = buildSandboxFiles(podConfig({ hostname: '' }), { hostname: 'node-1', resolvConf: '' });
-    expect(files.hostname).toBe('node-1\n');
-    expect(files.hosts).toBe(DEFAULT_HOSTS);
-    expect(files.hosts).toMatch(/^127\.0\.0\.1\tlocalhost$/m);
+  it('falls back to the node hostname', () => {
+    expect(buildSandboxFiles(podConfig({ hostname: '' }), 'node-1').hostname).toBe('node-1\n');
+    expect(DEFAULT_HOSTS).toMatch(/^127\.0\.0\.1\tlocalhost$/m);
   });
 
   it('writes resolv.conf from the DNS config', () => {
     const dns = { servers: ['10.96.0.10', '8.8.8.8'], searches: ['default.svc.cluster.local', 'svc.cluster.local'], options: ['ndots:5'] };
-    expect(buildSandboxFiles(podConfig({ dns_config: dns }), host).resolvConf).toBe(
+    expect(buildSandboxFiles(podConfig({ dns_config: dns }), 'node-1').resolvConf).toBe(
       'search default.svc.cluster.local svc.cluster.local\nnameserver 10.96.0.10\nnameserver 8.8.8.8\noptions ndots:5\n',
     );
   });
 
-  it('an empty DNS config means the host file', () => {
+  it('an empty DNS config means the node file', () => {
     expect(resolvConfFromDns({ servers: [], searches: [], options: [] })).toBe('');
-    expect(buildSandboxFiles(podConfig({ dns_config: { servers: [], searches: [], options: [] } }), host).resolvConf).toBe(host.resolvConf);
+    expect(buildSandboxFiles(podConfig({ dns_config: { servers: [], searches: [], options: [] } }), 'node-1').resolvConf).toBeUndefined();
   });
 });
