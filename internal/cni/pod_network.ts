@@ -257,6 +257,11 @@ export class CniManager {
     return [...byPod.values()];
   }
 
+  /** Whether an ADD of the pod's is in the result cache with no DEL since: it may still hold an IP. */
+  attachedToPod(id: string): boolean {
+    return this.cache.list(id).length > 0;
+  }
+
   /** CHECK every attached network against its cached result (spec >= 0.4.0). */
   async checkPodNetwork(req: PodNetworkRequest): Promise<void> {
     for (const att of this.attachments()) {

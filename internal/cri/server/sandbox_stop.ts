@@ -58,11 +58,13 @@ export async function stopSandbox(svc: CriService, sandbox: Sandbox, callEnded?:
 
     const { netnsPath, config } = sandbox.metadata;
     // The netns file goes only after a successful teardown, so while it exists the network may
-    // still be attached; once it is gone, a repeated stop (RemovePodSandbox stops first) skips the
-    // plugin chain, as containerd skips it for a closed netns.
-    if (netnsPath !== '' && existsSync(netnsPath)) {
+    // still be attached. A netns file someone else removed leaves the ADD's cached result, so the
+    // DEL still runs (with no netns, as containerd's for a closed one) and the pod's IP goes back.
+    // Once both are gone, a repeated stop (RemovePodSandbox stops first) skips the plugin chain.
+    const netnsLeft = netnsPath !== '' && existsSync(netnsPath);
+    if (netnsLeft || (netnsPath !== '' && rt.cni.attachedToPod(sandbox.id))) {
       await rt.cni.teardownPodNetwork(podNetworkRequest(sandbox.id, netnsPath, config));
-      NetNS.load(netnsPath).remove();
+      if (netnsLeft) NetNS.load(netnsPath).remove();
     }
     await rt.hooks.stopPodSandbox?.(hookSandbox(sandbox));
     log.info('pod sandbox stopped');

@@ -1,11 +1,13 @@
 // A pod the metadata database forgot (its commits lost with a torn WAL, a reset metadata.db) is
 // swept at the next start: its pause and containers killed, its netns and dirs removed. Its IP must
 // go back to the IPAM plugin's store too, by the CNI DEL StopPodSandbox would have run (from the
-// result cache its ADD wrote), and the start must say at warn level what it removed.
+// result cache its ADD wrote), and the start must say at warn level what it removed. A pod whose
+// netns file someone else removed gets the same DEL at its StopPodSandbox.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDaemonDb, writeStoppedDaemonDb } from '../../harness/daemon_db';
-import { leaks } from './host_state';
+import { dbRows, leaks } from './host_state';
 import { createBerthEnv, SLEEPER, type BerthEnv } from './berth_env';
 
 jest.setTimeout(300_000);
@@ -105,6 +107,27 @@ describe('a running pod whose records the database lost while berthd was down', 
     expect(ipsHeldBy(podId)).toEqual([]);
     expect(cacheEntries(podId)).toEqual([]);
     expect(existsSync(netnsPath)).toBe(false);
+    expect(leaks(env.host())).toEqual([]);
+  });
+
+  it('gives the IP of a pod whose netns file someone removed back at StopPodSandbox', async () => {
+    const { podId, config } = await env.runPod('netns-removed');
+    const ctr = await env.create(podId, config, 'app', SLEEPER);
+    await env.client.runtime.StartContainer({ container_id: ctr });
+    const ip = await podIp(podId);
+    const { netnsPath } = dbRows(env.daemon.root).sandboxes.find((s) => s.id === podId)!;
+    // An operator's cleanup: the netns unmounted and its file gone while the pod runs.
+    execFileSync('umount', [netnsPath]);
+    rmSync(netnsPath);
+
+    await env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId });
+    expect(ipsHeldBy(podId)).toEqual([]);
+    expect(env.cni.allocatedIPs()).not.toContain(ip);
+    expect(cacheEntries(podId)).toEqual([]);
+    // Once detached, a repeated stop has nothing to do.
+    await env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId });
+    await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId });
+    expect(env.cni.bridgePorts()).toEqual([]);
     expect(leaks(env.host())).toEqual([]);
   });
 });
