@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import type { StopPodSandboxRequest__Output } from '../../api/gen/runtime/v1/StopPodSandboxRequest';
 import type { StopPodSandboxResponse } from '../../api/gen/runtime/v1/StopPodSandboxResponse';
+import { failedPrecondition, isNotFound, messageOf, wrap } from '../../errdefs/errors';
 import { NetNS } from '../../netns/netns';
 import { sandboxShmPath, unmountSandboxShm } from '../sandbox_files';
 import type { Sandbox } from '../store/sandbox';
@@ -18,6 +19,14 @@ import { callSignal, unlessEnded, type CallEnd } from '../util/call_signal';
 import { crashPoint } from '../util/crash_points';
 
 const SIGKILL = 9;
+
+function assertCanDetach(rt: CriService['rt'], id: string): void {
+  try {
+    rt.cni.assertReady();
+  } catch (err) {
+    throw failedPrecondition(`cannot detach the network of pod ${id}: no result of its CNI ADD is cached and ${messageOf(err)}`, err);
+  }
+}
 
 /** Idempotent: an unknown (already removed) pod answers OK, as newer CRI semantics (and critest) want. */
 export async function stopPodSandbox(svc: CriService, req: StopPodSandboxRequest__Output, call: CallEnd): Promise<StopPodSandboxResponse> {
@@ -46,7 +55,11 @@ export async function stopSandbox(svc: CriService, sandbox: Sandbox, callEnded?:
   await rt.locks.run(sandbox.id, async () => {
     const task = rt.tasks.get(sandbox.id);
     if (task) {
-      await task.kill(SIGKILL, true).catch((err: unknown) => log.debug('kill pause', { error: err }));
+      // As containerd's stopSandboxContainer: only "already finished" lets the stop wait for the
+      // exit; any other failure (runc cannot kill it) is the caller's answer, not a wait to its deadline.
+      await task.kill(SIGKILL, true).catch((err: unknown) => {
+        if (!isNotFound(err)) throw wrap(err, `failed to kill the pause of pod ${sandbox.id}`);
+      });
       const exit = await unlessEnded(task.exited, callEnded, `waiting for the pause of pod ${sandbox.id} to exit`);
       recordSandboxExit(svc, sandbox.id, exit);
       await task.delete();
@@ -62,7 +75,12 @@ export async function stopSandbox(svc: CriService, sandbox: Sandbox, callEnded?:
     // DEL still runs (with no netns, as containerd's for a closed one) and the pod's IP goes back.
     // Once both are gone, a repeated stop (RemovePodSandbox stops first) skips the plugin chain.
     const netnsLeft = netnsPath !== '' && existsSync(netnsPath);
-    if (netnsLeft || (netnsPath !== '' && rt.cni.attachedToPod(sandbox.id))) {
+    const cached = netnsPath !== '' && rt.cni.attachedToPod(sandbox.id);
+    if (netnsLeft || cached) {
+      // Neither a cached result nor a config says what to detach (both removed behind berthd's back):
+      // fail, as containerd's "cni plugin not initialized", so a retry runs the DEL once a config is
+      // back, instead of detaching loopback only and the pod's IP staying allocated for good.
+      if (!cached) assertCanDetach(rt, sandbox.id);
       await rt.cni.teardownPodNetwork(podNetworkRequest(sandbox.id, netnsPath, config));
       if (netnsLeft) NetNS.load(netnsPath).remove();
     }

@@ -9,7 +9,7 @@ import type { ProcessInfo__Output } from '../../api/gen/containerd/v1/types/Proc
 import type { Status__Output } from '../../api/gen/containerd/v1/types/Status';
 import type { Any__Output } from '../../api/gen/google/protobuf/Any';
 import type { Timestamp__Output } from '../../api/gen/google/protobuf/Timestamp';
-import { failedPrecondition, isNotFound, isUnavailable, wrap } from '../../errdefs/errors';
+import { failedPrecondition, isNotFound, isUnavailable, notFound, wrap } from '../../errdefs/errors';
 import type { Bundle } from './bundle';
 import type { ShimConnection, ShimManager } from './shim_manager';
 import type { ShimLog } from './shim_log';
@@ -140,8 +140,14 @@ export class Task {
     }
   }
 
+  /** A task whose shim is gone (or going: its connection refused) answers as runc's "already finished": NotFound. */
   async kill(signal: number, opts: { all?: boolean } = {}): Promise<void> {
-    await this.call('kill', (c) => c.tasks.kill({ id: this.id, signal, all: opts.all ?? false }));
+    try {
+      await this.call('kill', (c) => c.tasks.kill({ id: this.id, signal, all: opts.all ?? false }));
+    } catch (err) {
+      if (this.lostExit === undefined && !isUnavailable(err)) throw err;
+      throw notFound(`kill task ${this.namespace}/${this.id}: process already finished (its shim is gone)`, err);
+    }
   }
 
   state(): Promise<StateResponse__Output> {

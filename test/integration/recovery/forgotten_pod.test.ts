@@ -4,8 +4,10 @@
 // result cache its ADD wrote), and the start must say at warn level what it removed. A pod whose
 // netns file someone else removed gets the same DEL at its StopPodSandbox.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { callError } from '../../harness/cri_client';
 import { readDaemonDb, writeStoppedDaemonDb } from '../../harness/daemon_db';
 import { dbRows, leaks } from './host_state';
 import { createBerthEnv, SLEEPER, type BerthEnv } from './berth_env';
@@ -128,6 +130,27 @@ describe('a running pod whose records the database lost while berthd was down', 
     await env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId });
     await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId });
     expect(env.cni.bridgePorts()).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
+  });
+
+  it('fails StopPodSandbox while neither a cached result nor a CNI config says what to detach, and detaches once a config is back', async () => {
+    const { podId } = await env.runPod('nothing-to-detach');
+    const ip = await podIp(podId);
+    for (const name of cacheEntries(podId)) rmSync(join(env.daemon.root, 'cni', 'results', name));
+    const confs = readdirSync(env.cni.confDir);
+    const texts = confs.map((name) => readFileSync(join(env.cni.confDir, name)));
+    for (const name of confs) rmSync(join(env.cni.confDir, name));
+    try {
+      const err = await callError(env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId }));
+      expect(err.code).toBe(GrpcStatus.FAILED_PRECONDITION);
+      expect(err.details).toContain(`cannot detach the network of pod ${podId}: no result of its CNI ADD is cached`);
+      expect(ipsHeldBy(podId)).toEqual([ip]);
+    } finally {
+      confs.forEach((name, i) => writeFileSync(join(env.cni.confDir, name), texts[i]!));
+    }
+    await env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId });
+    expect(ipsHeldBy(podId)).toEqual([]);
+    await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId });
     expect(leaks(env.host())).toEqual([]);
   });
 });
