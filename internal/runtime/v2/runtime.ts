@@ -203,7 +203,12 @@ export class RuntimeV2 implements TaskHost {
           log.error('shim delete failed', { error: messageOf(e) });
           return { pid: 0, exit_status: 137, exited_at: null };
         });
-      if (wedged && this.killWedgedShimOf(bundle)) log.warn('killed the shim that did not answer');
+      // A shim that cannot be reached (its socket file removed by a /run cleaner) can serve no one
+      // again either: once `delete` cleaned up without it, it is ended too, or it would run for good.
+      const unreachable = conn === undefined;
+      if ((wedged || unreachable) && this.killWedgedShimOf(bundle)) {
+        log.warn(wedged ? 'killed the shim that did not answer' : 'killed the shim that could not be reached');
+      }
       const task = new Task(this, bundle, undefined, 0, shimLog);
       task.markLost(exit);
       this.tasks.set(key(opts.namespace, opts.id), task);
