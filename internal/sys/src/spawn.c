@@ -131,7 +131,10 @@ static pid_t spawn_child(run_job *job, int *in, int *out, int *err) {
   sigemptyset(&none);
   posix_spawnattr_setsigdefault(&attr, &all);
   posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  /* A process group of its own: at the deadline, what it started (a plugin's own children) is
+   * killed with it instead of being left to init. */
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
   rc = posix_spawn(&pid, job->file, &actions, &attr, job->argv, job->envp);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
@@ -209,8 +212,12 @@ static void run_child(run_job *job) {
     if (now_ms() >= deadline) job->timed_out = 1;
     else usleep(5000);
   }
-  /* The child is not reaped yet, so this signal cannot reach a recycled PID. */
-  if ((job->timed_out || job->err != 0) && !exited) kill(pid, SIGKILL);
+  /* The child is not reaped yet, so neither its PID nor its group ID can have been recycled. Its
+   * group goes too, also when the child exited and only what it started held the pipes open. */
+  if (job->timed_out || job->err != 0) {
+    kill(-pid, SIGKILL);
+    if (!exited) kill(pid, SIGKILL);
+  }
   for (;;) {
     if (waitpid(pid, &job->status, 0) == pid) break;
     if (errno == EINTR) continue;

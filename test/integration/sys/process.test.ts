@@ -1,8 +1,9 @@
 // runProcess (posix_spawn on its own thread) against real binaries: stdio, exit status, signals,
 // environment, working directory, timeouts, and a large stdin/stdout that must not deadlock.
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { daemonEnv, runProcess } from '../../../internal/sys/process';
 
 const SH = '/bin/sh';
@@ -73,6 +74,19 @@ describe('runProcess', () => {
     const r = await sh('exec >/dev/null 2>&1 </dev/null; sleep 30', { timeoutMs: 300 });
     expect(r).toMatchObject({ timedOut: true, signal: 'SIGKILL' });
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("kills the child's process group at the timeout: what it started goes too, also after the child exited", async () => {
+    // A hung CNI plugin's own children (its sleep, an iptables) were left running under init.
+    const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    for (const script of ['sleep 1000 & echo $! > grandchild; wait', 'sleep 1000 & echo $! > grandchild; exit 0']) {
+      rmSync(join(dir, 'grandchild'), { force: true });
+      const r = await sh(script, { timeoutMs: 500, cwd: dir });
+      expect(r.timedOut).toBe(true);
+      const grandchild = Number(readFileSync(join(dir, 'grandchild'), 'utf8'));
+      for (let tries = 0; alive(grandchild) && tries < 200; tries++) await sleep(50);
+      expect(alive(grandchild)).toBe(false);
+    }
   });
 
   it('waits for the output of a child whose grandchild still writes, as child_process does', async () => {
