@@ -9,7 +9,7 @@ import type { Container as CriContainer } from '../../api/gen/runtime/v1/Contain
 import { containerState, type Container } from '../store/container';
 import { ListViews } from './list_views';
 import { ID_LENGTH } from '../util/ids';
-import { matchesLabels } from './filters';
+import { labelMatcher } from './filters';
 import type { CriService } from './service';
 
 /** What a container shows in a list; only its state changes after it is created. */
@@ -49,7 +49,8 @@ export async function listContainers(svc: CriService, req: ListContainersRequest
     if (filter.id !== '') containers = containers.filter((c) => c.id.startsWith(filter.id));
     if (filter.pod_sandbox_id !== '') containers = containers.filter((c) => c.metadata.sandboxId.startsWith(filter.pod_sandbox_id));
     if (filter.state) containers = containers.filter((c) => containerState(c.status) === filter.state!.state);
-    containers = containers.filter((c) => matchesLabels(c.metadata.config.labels, filter.label_selector));
+    const labelled = labelMatcher(filter.label_selector);
+    containers = containers.filter((c) => labelled(c.metadata.config.labels));
   }
   return { containers: containers.map((c) => views.of(c)) };
 }

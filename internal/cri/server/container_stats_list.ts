@@ -6,7 +6,6 @@ import type { ListContainerStatsRequest__Output } from '../../api/gen/runtime/v1
 import type { ListContainerStatsResponse } from '../../api/gen/runtime/v1/ListContainerStatsResponse';
 import type { Container } from '../store/container';
 import { collectContainerStats, pruneStats } from './container_stats';
-import { matchesLabels } from './filters';
 import type { CriService } from './service';
 import { mapInTurns } from '../util/turns';
 
@@ -24,8 +23,9 @@ export function resolveId(get: (idOrPrefix: string) => { id: string }, idOrPrefi
 
 export function containersForStats(svc: CriService, filter: ContainerStatsFilter__Output | null): Container[] {
   const containers = svc.rt.containers;
-  let list = containers.list();
-  if (!filter) return list;
+  if (!filter) return containers.list();
+  // The containers carrying the labels, found by label (as ListContainers).
+  let list = containers.withLabels(filter.label_selector);
   if (filter.id !== '') {
     const id = resolveId((x) => containers.get(x), filter.id);
     list = list.filter((c) => c.id === id);
@@ -34,7 +34,7 @@ export function containersForStats(svc: CriService, filter: ContainerStatsFilter
     const sandboxId = resolveId((x) => svc.rt.sandboxes.get(x), filter.pod_sandbox_id);
     list = list.filter((c) => c.metadata.sandboxId === sandboxId);
   }
-  return list.filter((c) => matchesLabels(c.metadata.config.labels, filter.label_selector));
+  return list;
 }
 
 export async function listContainerStats(svc: CriService, req: ListContainerStatsRequest__Output): Promise<ListContainerStatsResponse> {

@@ -1,5 +1,15 @@
 // Label selectors of the List* filters: every selector key must be present with the same value.
-export function matchesLabels(labels: Record<string, string>, selector: Record<string, string> | undefined): boolean {
-  if (!selector) return true;
-  return Object.entries(selector).every(([k, v]) => labels[k] === v);
+
+/**
+ * The test of a record's labels against `selector`, its pairs read once per request: read again for
+ * every record, a selector of 10,000 pairs held berthd ~10 s over 2,000 containers. A record fails
+ * at its first missing pair, so each test costs at most its own labels' count.
+ */
+export function labelMatcher(selector: Record<string, string> | undefined): (labels: Record<string, string>) => boolean {
+  const pairs = Object.entries(selector ?? {});
+  if (pairs.length === 0) return () => true;
+  return (labels) => {
+    for (const [k, v] of pairs) if (labels[k] !== v) return false;
+    return true;
+  };
 }

@@ -4,7 +4,6 @@ import type { ListPodSandboxRequest__Output } from '../../api/gen/runtime/v1/Lis
 import type { ListPodSandboxResponse } from '../../api/gen/runtime/v1/ListPodSandboxResponse';
 import type { PodSandbox } from '../../api/gen/runtime/v1/PodSandbox';
 import { reportedRuntimeHandler, type Sandbox } from '../store/sandbox';
-import { matchesLabels } from './filters';
 import { ListViews } from './list_views';
 import { criSandboxState } from './sandbox_status';
 import type { CriService } from './service';
@@ -30,7 +29,6 @@ export async function listPodSandbox(svc: CriService, req: ListPodSandboxRequest
   if (filter) {
     if (filter.id !== '') sandboxes = sandboxes.filter((s) => s.id.startsWith(filter.id));
     if (filter.state) sandboxes = sandboxes.filter((s) => criSandboxState(s) === filter.state!.state);
-    sandboxes = sandboxes.filter((s) => matchesLabels(s.metadata.config.labels, filter.label_selector));
   }
   return { items: sandboxes.map((s) => views.of(s)) };
 }

@@ -6,7 +6,6 @@ import type { ListPodSandboxStatsResponse } from '../../api/gen/runtime/v1/ListP
 import { pruneStats } from './container_stats';
 import { resolveId } from './container_stats_list';
 import { mapInTurns } from '../util/turns';
-import { matchesLabels } from './filters';
 import { collectPodSandboxStats } from './sandbox_stats';
 import type { CriService } from './service';
 
@@ -16,13 +15,13 @@ const PODS_PER_TURN = 4;
 export async function listPodSandboxStats(svc: CriService, req: ListPodSandboxStatsRequest__Output): Promise<ListPodSandboxStatsResponse> {
   const store = svc.rt.sandboxes;
   const filter = req.filter;
-  let sandboxes = store.list().filter((s) => s.status.state === 'ready');
+  // The pods carrying the labels, found by label (as ListPodSandbox).
+  let sandboxes = store.withLabels(filter?.label_selector).filter((s) => s.status.state === 'ready');
   if (filter) {
     if (filter.id !== '') {
       const id = resolveId((x) => store.get(x), filter.id);
       sandboxes = sandboxes.filter((s) => s.id === id);
     }
-    sandboxes = sandboxes.filter((s) => matchesLabels(s.metadata.config.labels, filter.label_selector));
   }
   const stats = await mapInTurns(sandboxes, PODS_PER_TURN, (s) => collectPodSandboxStats(svc, s));
   pruneStats(svc);

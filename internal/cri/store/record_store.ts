@@ -138,6 +138,7 @@ export class RecordStore<M, S, R extends StoredRecord<M, S>> {
     let rarest: ReadonlySet<R> | undefined;
     for (const [k, v] of pairs) {
       const carrying = this.byLabel.get(labelKey(k, v));
+      if (carrying.size === 0) return []; // no record has this pair: none has them all
       if (rarest === undefined || carrying.size < rarest.size) rarest = carrying;
     }
     const out: R[] = [];
