@@ -14,14 +14,23 @@ const FILE_MODE = 0o640;
 
 const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException).code;
 
-/** The directory `name` under dirFd, made when missing; never a symlink. */
-function openOrMakeDir(dirFd: number, name: string, path: string): number {
+/** The directory `name` under dirFd; never a symlink. */
+function openDir(dirFd: number, name: string, path: string): number {
   try {
     return openDirAt(dirFd, name);
   } catch (err) {
     if (codeOf(err) === 'ELOOP' || codeOf(err) === 'ENOTDIR') {
       throw failedPrecondition(`container log ${path}: ${JSON.stringify(name)} is not a directory (a symlink or another file)`, err);
     }
+    throw err;
+  }
+}
+
+/** The directory `name` under dirFd, made when missing; never a symlink. */
+function openOrMakeDir(dirFd: number, name: string, path: string): number {
+  try {
+    return openDir(dirFd, name, path);
+  } catch (err) {
     if (codeOf(err) !== 'ENOENT') throw err;
   }
   try {
@@ -29,7 +38,7 @@ function openOrMakeDir(dirFd: number, name: string, path: string): number {
   } catch (err) {
     if (codeOf(err) !== 'EEXIST') throw err; // made meanwhile: opened (and checked) below
   }
-  return openOrMakeDir(dirFd, name, path);
+  return openDir(dirFd, name, path);
 }
 
 /**
