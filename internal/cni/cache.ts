@@ -55,17 +55,25 @@ export class ResultCache {
     return this.read(this.file(networkName, containerId, ifName));
   }
 
-  /** Every cached attachment of a container, in file-name order. */
-  list(containerId: string): CachedAttachment[] {
+  /** The result files naming a container, in file-name order. */
+  private namesOf(containerId: string): string[] {
     let names: string[];
     try {
       names = readdirSync(this.dir());
     } catch {
       return [];
     }
-    return names
-      .filter((name) => name.includes(`-${containerId}-`) && !name.endsWith('.tmp'))
-      .sort()
+    return names.filter((name) => name.includes(`-${containerId}-`) && !name.endsWith('.tmp')).sort();
+  }
+
+  /** Whether any result file names the container (one readdir; an unreadable one counts too). */
+  has(containerId: string): boolean {
+    return this.namesOf(containerId).length > 0;
+  }
+
+  /** Every cached attachment of a container, in file-name order. */
+  list(containerId: string): CachedAttachment[] {
+    return this.namesOf(containerId)
       .map((name) => this.read(join(this.dir(), name)))
       .filter((entry): entry is CachedAttachment => entry?.containerId === containerId);
   }

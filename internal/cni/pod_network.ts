@@ -259,7 +259,7 @@ export class CniManager {
 
   /** Whether an ADD of the pod's is in the result cache with no DEL since: it may still hold an IP. */
   attachedToPod(id: string): boolean {
-    return this.cache.list(id).length > 0;
+    return this.cache.has(id);
   }
 
   /** CHECK every attached network against its cached result (spec >= 0.4.0). */

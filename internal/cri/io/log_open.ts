@@ -5,7 +5,7 @@
 // to files anywhere (containerd's MkdirAll + OpenFile follow them all). The kubelet writes no
 // symlinks there; its own links in /var/log/containers point at these files.
 import { closeSync, constants, fstatSync, mkdirSync, openSync } from 'node:fs';
-import { dirname, isAbsolute, relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import { failedPrecondition, invalidArgument } from '../../errdefs/errors';
 import { mkdirAt, openDirAt } from '../../sys/fsat';
 
@@ -69,7 +69,7 @@ function openAppendAt(dirFd: number, name: string, path: string): number {
  * followed if a symlink) one directory at a time without following any symlink, creating missing
  * directories. `path` must be below `trusted`.
  */
-export function openLogFile(path: string, trusted: string = dirname(path)): number {
+export function openLogFile(path: string, trusted: string): number {
   const rel = relative(trusted, path);
   if (rel === '' || rel === '..' || rel.startsWith('../') || isAbsolute(rel)) throw invalidArgument(`container log ${path} is not below ${trusted}`);
   const names = rel.split('/');

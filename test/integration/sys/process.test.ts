@@ -81,7 +81,8 @@ describe('runProcess', () => {
     const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
     for (const script of ['sleep 1000 & echo $! > grandchild; wait', 'sleep 1000 & echo $! > grandchild; exit 0']) {
       rmSync(join(dir, 'grandchild'), { force: true });
-      const r = await sh(script, { timeoutMs: 500, cwd: dir });
+      // Long enough for the shell to start its sleep and write its PID on a loaded machine.
+      const r = await sh(script, { timeoutMs: 3_000, cwd: dir });
       expect(r.timedOut).toBe(true);
       const grandchild = Number(readFileSync(join(dir, 'grandchild'), 'utf8'));
       for (let tries = 0; alive(grandchild) && tries < 200; tries++) await sleep(50);
