@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { isNotFound, messageOf } from '../../errdefs/errors';
 import { NetNS } from '../../netns/netns';
+import type { Spec } from '../../oci/spec';
 import type { Container } from '../store/container';
 import { containerState } from '../store/container';
 import type { Sandbox } from '../store/sandbox';
@@ -80,7 +81,7 @@ async function recoverSandbox(svc: CriService, sandbox: Sandbox, report: Recover
     report.undoneSandboxes.push(sandbox.id);
     return;
   }
-  const task = await svc.rt.tasks.reconnect(sandbox.id, sandbox.id, runtimeOf(svc, sandbox.metadata.runtimeHandler));
+  const task = await svc.rt.tasks.reconnect(sandbox.id, runtimeOf(svc, sandbox.metadata.runtimeHandler), sandbox.metadata.runtimeSpec as Spec | undefined);
   if (task) {
     const recorded = monitorSandboxExit(svc, sandbox.id, task);
     // containerd's loadSandbox: a pause that died while berthd was down is NotReady before serving.
@@ -124,7 +125,7 @@ async function recoverContainer(svc: CriService, c: Container, report: RecoveryR
     report.lostContainers.push(c.id);
   };
   if (state === 'CONTAINER_RUNNING') {
-    const task = await rt.tasks.reconnect(c.id, c.metadata.sandboxId, runtime);
+    const task = await rt.tasks.reconnect(c.id, runtime, c.spec as Spec);
     if (!task) {
       markExited(255, 'Unknown', 'the container task was gone when berthd restarted');
       return;

@@ -204,11 +204,11 @@ export class ShimTaskService implements TaskService {
     return this.tasks.get(id);
   }
 
-  async reconnect(id: string, _sandboxId: string, runtime: ResolvedRuntime): Promise<CriTask | undefined> {
+  async reconnect(id: string, runtime: ResolvedRuntime, spec?: Spec): Promise<CriTask | undefined> {
     const existing = this.tasks.get(id);
     if (existing) return existing;
     try {
-      const task = await this.runtime.loadTask({ namespace: CRI_NAMESPACE, id, runtimeName: runtime.config.runtime_type });
+      const task = await this.runtime.loadTask({ namespace: CRI_NAMESPACE, id, runtimeName: runtime.config.runtime_type, spec });
       return this.track(task);
     } catch (err) {
       if (isNotFound(err)) return undefined; // no bundle: nothing ever ran or it was deleted
@@ -217,7 +217,7 @@ export class ShimTaskService implements TaskService {
   }
 
   async cleanupDead(id: string, runtime: ResolvedRuntime): Promise<void> {
-    const task = await this.reconnect(id, id, runtime);
+    const task = await this.reconnect(id, runtime);
     if (!task) return;
     const spec = this.storedSpec(id);
     await task.kill(SIGKILL, true).catch(() => undefined);

@@ -87,8 +87,11 @@ export interface TaskService {
   create(task: NewTask): Promise<CriTask>;
   /** A live task berth knows; undefined when none. */
   get(id: string): CriTask | undefined;
-  /** After a restart: reconnects to the task's shim; undefined when shim or task are gone (cleaned up). */
-  reconnect(id: string, sandboxId: string, runtime: ResolvedRuntime): Promise<CriTask | undefined>;
+  /**
+   * After a restart: reconnects to the task's shim; undefined when shim or task are gone (cleaned
+   * up). `spec`, the record's, makes a bundle someone removed again while its shim runs the task.
+   */
+  reconnect(id: string, runtime: ResolvedRuntime, spec?: Spec): Promise<CriTask | undefined>;
   /** IDs of the task bundles on disk (berth's namespace), live or not. */
   bundlesOnDisk(): string[];
   /** Cleans a task's leftovers when its shim is gone (shim `delete`), by ID. */

@@ -4,7 +4,7 @@
 // The directory name must be the task id: the shim's `delete` subcommand finds the bundle as
 // dirname(cwd)/<id>.
 import { unmountAll } from '../../mount/mount';
-import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alreadyExists, failedPrecondition, invalidArgument, messageOf, notFound } from '../../errdefs/errors';
@@ -83,6 +83,32 @@ export class Bundle {
     const path = bundlePath(stateDir, namespace, id);
     if (!existsSync(`${path}/config.json`)) throw notFound(`bundle for task ${namespace}/${id} not found at ${path}`);
     return new Bundle(stateDir, namespace, id, path);
+  }
+
+  /**
+   * The bundle of a task that runs although someone removed its directory (a /run cleaner, an
+   * operator's rm), made again from the spec its task was created with, so that its shim can be
+   * reached and runc can run in it again (restart recovery; Bundle.load said NotFound).
+   */
+  static async restore(stateDir: string, namespace: string, id: string, spec: object): Promise<Bundle> {
+    const path = bundlePath(stateDir, namespace, id);
+    const bundle = new Bundle(stateDir, namespace, id, path);
+    bundle.restoreDirectory();
+    await writeFile(join(path, 'config.json'), JSON.stringify(spec), { mode: 0o600 });
+    return bundle;
+  }
+
+  /**
+   * Makes the directory (and rootfs/) again if someone removed it while its task runs; true when it
+   * did. The shim runs runc with --log <bundle>/log.json, so without it runc cannot kill, exec in or
+   * delete the container: the task could never be stopped (containerd 1.6 is stuck so).
+   */
+  restoreDirectory(): boolean {
+    if (existsSync(this.path)) return false;
+    mkdirSync(join(this.stateDir, TASK_DIR, this.namespace), { recursive: true, mode: 0o711 });
+    mkdirSync(this.path, { recursive: true, mode: 0o700 });
+    mkdirSync(this.rootfs, { recursive: true, mode: 0o711 });
+    return true;
   }
 
   /** Every bundle under stateDir, as [namespace, id] pairs. */

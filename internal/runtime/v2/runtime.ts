@@ -63,6 +63,11 @@ export interface LoadTaskOptions {
   namespace: string;
   id: string;
   runtimeName?: string;
+  /**
+   * The spec the task was created with, from the caller's record: a bundle someone removed is made
+   * again from it when the task's shim still runs the task (restoreLostBundle).
+   */
+  spec?: object;
 }
 
 /** How long the undo of an unanswered Create waits for the shim's Delete (containerd's rollback has a minute for all of it). */
@@ -111,6 +116,10 @@ export class RuntimeV2 implements TaskHost {
 
   list(): Task[] {
     return [...this.tasks.values()];
+  }
+
+  bundleRestored(task: Task): void {
+    this.log.warn("made the task's bundle directory again: someone removed it while the task ran", { namespace: task.namespace, taskId: task.id, bundle: task.bundle.path });
   }
 
   forget(task: Task): void {
@@ -177,22 +186,19 @@ export class RuntimeV2 implements TaskHost {
     if (existing) return existing;
     // A running shim needs no binary; only `delete`, for a shim that is gone, does.
     const binary = () => this.shimBinaries.resolve(opts.runtimeName ?? DEFAULT_RUNTIME);
-    const bundle = Bundle.load(this.config.stateDir, opts.namespace, opts.id);
     const log = this.log.with({ namespace: opts.namespace, taskId: opts.id });
+    let bundle: Bundle;
+    try {
+      bundle = Bundle.load(this.config.stateDir, opts.namespace, opts.id);
+    } catch (err) {
+      if (!isNotFound(err) || opts.spec === undefined) throw err;
+      return this.restoreLostBundle(opts, opts.spec, err);
+    }
     const shimLog = ShimLog.reopen(bundle.logPath, log);
     let conn: ShimConnection | undefined;
     try {
       conn = await this.shims.reconnect(bundle, binary);
-      // State rather than Connect (containerd asks both): it gives the PID too, and whether the
-      // task exited while nobody was connected, in one round trip per task. The Wait every loaded
-      // task gets goes with it, in the same write; if State fails, so does that Wait, unread.
-      const asked = conn.tasks.state({ id: opts.id });
-      const waiting = conn.tasks.wait({ id: opts.id });
-      waiting.catch(() => undefined);
-      const state = await asked;
-      const task = new Task(this, bundle, conn, state.pid, shimLog, state.status, waiting);
-      this.tasks.set(key(opts.namespace, opts.id), task);
-      return task;
+      return await this.loadFrom(conn, bundle, shimLog);
     } catch (err) {
       log.warn('cannot reach the task shim; cleaning up with delete', { error: messageOf(err) });
       if (conn) conn.members.delete(opts.id);
@@ -214,6 +220,47 @@ export class RuntimeV2 implements TaskHost {
       this.tasks.set(key(opts.namespace, opts.id), task);
       if (conn && conn.members.size === 0) await this.shims.release(conn, opts.id, { unanswered: wedged });
       return task;
+    }
+  }
+
+  /**
+   * The task as its reconnected shim reports it. State rather than Connect (containerd asks both):
+   * it gives the PID too, and whether the task exited while nobody was connected, in one round trip
+   * per task. The Wait every loaded task gets goes with it, in the same write; if State fails, so
+   * does that Wait, unread.
+   */
+  private async loadFrom(conn: ShimConnection, bundle: Bundle, shimLog: ShimLog | undefined): Promise<Task> {
+    const asked = conn.tasks.state({ id: bundle.id });
+    const waiting = conn.tasks.wait({ id: bundle.id });
+    waiting.catch(() => undefined);
+    const state = await asked;
+    const task = new Task(this, bundle, conn, state.pid, shimLog, state.status, waiting);
+    this.tasks.set(key(bundle.namespace, bundle.id), task);
+    return task;
+  }
+
+  /**
+   * loadTask for a task whose bundle is gone: the bundle is made again from `spec` and the task
+   * reached through the address its shim computes (the group's, from the spec). Kept only when the
+   * shim still has the task; otherwise removed again and `missing` (NotFound) thrown, as before:
+   * nothing of the task is left to clean up with it.
+   */
+  private async restoreLostBundle(opts: LoadTaskOptions, spec: object, missing: unknown): Promise<Task> {
+    const bundle = await Bundle.restore(this.config.stateDir, opts.namespace, opts.id, spec);
+    const binary = () => this.shimBinaries.resolve(opts.runtimeName ?? DEFAULT_RUNTIME);
+    let conn: ShimConnection | undefined;
+    try {
+      conn = await this.shims.reconnect(bundle, binary);
+      const task = await this.loadFrom(conn, bundle, undefined);
+      this.log.warn("made a task's bundle again from its record: someone removed it while the task ran", { namespace: opts.namespace, taskId: opts.id, shim: conn.address });
+      return task;
+    } catch {
+      if (conn) {
+        conn.members.delete(opts.id);
+        if (conn.members.size === 0) await this.shims.release(conn, opts.id);
+      }
+      bundle.remove();
+      throw missing;
     }
   }
 

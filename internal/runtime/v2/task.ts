@@ -50,6 +50,8 @@ export interface TaskHost {
   shims: ShimManager;
   /** Forget the task (it was deleted). */
   forget(task: Task): void;
+  /** The task's bundle directory was gone and has been made again (Bundle.restoreDirectory). */
+  bundleRestored(task: Task): void;
 }
 
 export class Task {
@@ -107,6 +109,16 @@ export class Task {
     if (this.deleted) throw failedPrecondition(`task ${this.namespace}/${this.id} was deleted`);
     if (!this.conn) throw failedPrecondition(`task ${this.namespace}/${this.id}: its shim is gone (process exited with ${this.lostExit?.exitStatus})`);
     return this.conn;
+  }
+
+  /**
+   * The shim's runc needs the bundle directory for its log: one removed under a live task is made
+   * again before each request. Checked in the same turn as delete() removes it and sets `deleted`,
+   * so a request racing a delete never makes it again after it.
+   */
+  private withBundle(conn: ShimConnection): ShimConnection {
+    if (this.bundle.restoreDirectory()) this.host.bundleRestored(this);
+    return conn;
   }
 
   private whenLost(): Promise<ExitStatus> {
@@ -210,7 +222,7 @@ export class Task {
     const conn = this.conn;
     if (conn) {
       try {
-        exit = exitOf(await conn.tasks.delete({ id: this.id }));
+        exit = exitOf(await this.withBundle(conn).tasks.delete({ id: this.id }));
       } catch (err) {
         if (isUnavailable(err)) exit = await this.whenLost();
         // The shim no longer knows the task (deleted before, or it lost it): the bundle and the
@@ -240,7 +252,7 @@ export class Task {
   /** Internal: one RPC on the shim, errors wrapped with the task's name. */
   async call<T>(what: string, fn: (conn: ShimConnection) => Promise<T>): Promise<T> {
     try {
-      return await fn(this.shim());
+      return await fn(this.withBundle(this.shim()));
     } catch (err) {
       throw wrap(err, `${what} task ${this.namespace}/${this.id}`);
     }

@@ -1,18 +1,21 @@
-// A pod whose pause bundle directory someone removed: runc cannot kill the pause (it logs to
-// <bundle>/log.json). StopPodSandbox answers with that error at once, as containerd's does,
-// instead of waiting for an exit that cannot come until the caller's deadline; once the directory
-// is back, the stop goes through and nothing is left.
+// A task whose bundle directory someone removed (a /run cleaner, an operator's rm) while it runs:
+// runc logs to <bundle>/log.json, so without the directory it cannot kill, exec in or delete the
+// container. berthd makes the directory again before each request to the shim, and at a restart
+// makes the bundle again from the record's spec when the shim still runs the task. containerd 1.6
+// can then neither stop the container nor, after a restart, see it: it reads EXITED while its
+// process, shim and cgroup run on past the pod's removal.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { callError } from '../../harness/cri_client';
-import { createBerthEnv, deadline, type BerthEnv } from './berth_env';
-import { leaks } from './host_state';
+import { createBerthEnv, deadline, SLEEPER, type BerthEnv } from './berth_env';
+import { leaks, shimsOf } from './host_state';
+import { processAndShim } from './probes';
 
-jest.setTimeout(180_000);
+jest.setTimeout(240_000);
 
-describe('a pod whose pause bundle was removed', () => {
+describe('a task whose bundle directory was removed', () => {
   let env: BerthEnv;
   beforeAll(async () => {
     env = await createBerthEnv();
@@ -20,18 +23,84 @@ describe('a pod whose pause bundle was removed', () => {
   });
   afterAll(async () => env?.close());
 
-  it('StopPodSandbox answers the kill error, and stops the pod once the directory is back', async () => {
-    const { podId } = await env.runPod('lost-bundle');
-    const bundle = join(env.daemon.state, 'io.containerd.runtime.v2.task', 'k8s.io', podId);
-    execFileSync('umount', ['-l', join(bundle, 'rootfs')]);
-    rmSync(bundle, { recursive: true });
+  const bundleOf = (id: string) => join(env.daemon.state, 'io.containerd.runtime.v2.task', 'k8s.io', id);
+  /** What a cleaner does: the rootfs mount detached, then the tree removed. */
+  const removeBundle = (id: string) => {
+    execFileSync('umount', ['-l', join(bundleOf(id), 'rootfs')]);
+    rmSync(bundleOf(id), { recursive: true });
+  };
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('is stopped all the same: the directory is made again for runc', async () => {
+    const { podId, config } = await env.runPod('lost-bundle');
+    const id = await env.create(podId, config, 'app', SLEEPER);
+    await env.client.runtime.StartContainer({ container_id: id }, deadline());
+    const { pid } = await processAndShim(env.client, id);
+    removeBundle(id);
+    removeBundle(podId);
+
+    const exec = await env.client.runtime.ExecSync({ container_id: id, cmd: ['echo', 'still here'], timeout: 30 }, deadline());
+    expect(exec.exit_code).toBe(0);
+    expect(exec.stdout.toString()).toBe('still here\n');
+    await env.client.runtime.StopContainer({ container_id: id, timeout: 10 }, deadline());
+    expect((await env.status(id)).state).toBe('CONTAINER_EXITED');
+    await env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline());
+    await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
+    expect(env.daemon.stderr()).toContain("made the task's bundle directory again");
+    expect(alive(pid)).toBe(false);
+    expect(shimsOf(env.daemon.socket)).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
+  });
+
+  it('is found running after a restart, from the bundle made again out of its record', async () => {
+    const { podId, config } = await env.runPod('lost-bundle-restart');
+    const id = await env.create(podId, config, 'app', SLEEPER);
+    await env.client.runtime.StartContainer({ container_id: id }, deadline());
+    const before = await processAndShim(env.client, id);
+    const shims = shimsOf(env.daemon.socket);
+    expect(shims).toHaveLength(1);
+    removeBundle(id);
+    removeBundle(podId);
+
+    await env.daemon.kill();
+    env.client.close();
+    await env.start();
+
+    expect((await env.status(id)).state).toBe('CONTAINER_RUNNING');
+    expect(await processAndShim(env.client, id)).toEqual(before);
+    expect((await env.client.runtime.PodSandboxStatus({ pod_sandbox_id: podId })).status?.state).toBe('SANDBOX_READY');
+    expect(shimsOf(env.daemon.socket)).toEqual(shims);
+    expect(env.daemon.stderr()).toContain("made a task's bundle again from its record");
+    const exec = await env.client.runtime.ExecSync({ container_id: id, cmd: ['true'], timeout: 30 }, deadline());
+    expect(exec.exit_code).toBe(0);
+
+    await env.client.runtime.StopContainer({ container_id: id, timeout: 10 }, deadline());
+    expect((await env.status(id)).exit_code).toBe(0); // SLEEPER's TERM trap: stopped, not lost
+    await env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline());
+    await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
+    expect(alive(before.pid)).toBe(false);
+    expect(shimsOf(env.daemon.socket)).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
+  });
+
+  it('a bundle path runc cannot use: StopPodSandbox answers the kill error at once, and stops the pod once it is cleared', async () => {
+    const { podId } = await env.runPod('blocked-bundle');
+    removeBundle(podId);
+    writeFileSync(bundleOf(podId), ''); // not a directory: nothing to make again, runc's log cannot open
 
     const err = await callError(env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline(60_000)));
     expect(err.code).not.toBe(GrpcStatus.DEADLINE_EXCEEDED);
     expect(err.details).toContain(`failed to kill the pause of pod ${podId}`);
     expect(err.details).toContain('log.json');
 
-    mkdirSync(bundle);
+    rmSync(bundleOf(podId));
     await env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline());
     await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
     expect(leaks(env.host())).toEqual([]);
