@@ -93,8 +93,13 @@ export class Bundle {
   static async restore(stateDir: string, namespace: string, id: string, spec: object): Promise<Bundle> {
     const path = bundlePath(stateDir, namespace, id);
     const bundle = new Bundle(stateDir, namespace, id, path);
-    bundle.restoreDirectory();
-    await writeFile(join(path, 'config.json'), JSON.stringify(spec), { mode: 0o600 });
+    const made = bundle.restoreDirectory();
+    try {
+      await writeFile(join(path, 'config.json'), JSON.stringify(spec), { mode: 0o600 });
+    } catch (err) {
+      if (made) bundle.remove();
+      throw err;
+    }
     return bundle;
   }
 

@@ -246,20 +246,26 @@ export class RuntimeV2 implements TaskHost {
    * nothing of the task is left to clean up with it.
    */
   private async restoreLostBundle(opts: LoadTaskOptions, spec: object, missing: unknown): Promise<Task> {
-    const bundle = await Bundle.restore(this.config.stateDir, opts.namespace, opts.id, spec);
     const binary = () => this.shimBinaries.resolve(opts.runtimeName ?? DEFAULT_RUNTIME);
+    let bundle: Bundle | undefined;
     let conn: ShimConnection | undefined;
     try {
+      bundle = await Bundle.restore(this.config.stateDir, opts.namespace, opts.id, spec);
       conn = await this.shims.reconnect(bundle, binary);
       const task = await this.loadFrom(conn, bundle, undefined);
       this.log.warn("made a task's bundle again from its record: someone removed it while the task ran", { namespace: opts.namespace, taskId: opts.id, shim: conn.address });
       return task;
-    } catch {
+    } catch (err) {
+      this.log.debug("a task whose bundle is gone is not in its shim either", { namespace: opts.namespace, taskId: opts.id, error: messageOf(err) });
       if (conn) {
         conn.members.delete(opts.id);
         if (conn.members.size === 0) await this.shims.release(conn, opts.id);
       }
-      bundle.remove();
+      try {
+        bundle?.remove();
+      } catch (removeErr) {
+        this.log.warn('cannot remove the bundle made again for a task that is gone', { taskId: opts.id, error: messageOf(removeErr) });
+      }
       throw missing;
     }
   }

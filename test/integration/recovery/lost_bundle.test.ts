@@ -5,7 +5,7 @@
 // can then neither stop the container nor, after a restart, see it: it reads EXITED while its
 // process, shim and cgroup run on past the pod's removal.
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { callError } from '../../harness/cri_client';
@@ -86,6 +86,30 @@ describe('a task whose bundle directory was removed', () => {
     await env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline());
     await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
     expect(alive(before.pid)).toBe(false);
+    expect(shimsOf(env.daemon.socket)).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
+  });
+
+  it('that exited while berthd was down reads its real exit after a restart, and leaves nothing', async () => {
+    const { podId, config } = await env.runPod('lost-bundle-exited');
+    const id = await env.create(podId, config, 'app', SLEEPER);
+    await env.client.runtime.StartContainer({ container_id: id }, deadline());
+    const { pid } = await processAndShim(env.client, id);
+    removeBundle(id);
+
+    await env.daemon.kill();
+    env.client.close();
+    process.kill(pid, 'SIGKILL');
+    await env.start();
+
+    const status = await env.status(id);
+    expect(status.state).toBe('CONTAINER_EXITED');
+    expect(status.exit_code).toBe(137);
+    expect(status.reason).toBe('Error');
+    await env.client.runtime.RemoveContainer({ container_id: id }, deadline());
+    expect(existsSync(bundleOf(id))).toBe(false);
+    await env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline());
+    await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
     expect(shimsOf(env.daemon.socket)).toEqual([]);
     expect(leaks(env.host())).toEqual([]);
   });
