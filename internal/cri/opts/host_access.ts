@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { invalidArgument } from '../../errdefs/errors';
+import { mountHolding, parseMountInfo } from '../../mount/mount_info';
 import { effectiveCapabilitiesFromStatus } from '../../oci/capabilities';
 import type { LinuxDevice } from '../../oci/spec';
 import { appArmorHostAt } from './apparmor_host';
@@ -89,30 +90,9 @@ function devicesBelow(hostPath: string, containerPath: string, count: () => void
   return out;
 }
 
-interface MountInfoLine {
-  mountPoint: string;
-  optional: string[];
-}
-
-function parseMountInfo(text: string): MountInfoLine[] {
-  return text
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => {
-      const fields = l.split(' ');
-      const sep = fields.indexOf('-');
-      const unescape = (s: string) => s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
-      return { mountPoint: unescape(fields[4] ?? ''), optional: fields.slice(6, sep < 0 ? undefined : sep) };
-    });
-}
-
 /** Propagation of the mount holding `p`, from /proc/self/mountinfo (the last, innermost match wins). */
 export function mountPropagationOf(p: string, mountInfoText: string): MountPropagationKind {
-  let best: MountInfoLine | undefined;
-  for (const m of parseMountInfo(mountInfoText)) {
-    const under = m.mountPoint === '/' || p === m.mountPoint || p.startsWith(m.mountPoint + '/');
-    if (under && (best === undefined || m.mountPoint.length >= best.mountPoint.length)) best = m;
-  }
+  const best = mountHolding(p, parseMountInfo(mountInfoText));
   if (best === undefined) return 'private';
   if (best.optional.some((o) => o.startsWith('shared:'))) return 'shared';
   if (best.optional.some((o) => o.startsWith('master:'))) return 'slave';

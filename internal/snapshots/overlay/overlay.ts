@@ -10,7 +10,7 @@ import { silentLogger } from '../../log/logger';
 import { errnoCode, markTopDir } from '../../sys/fs';
 import { Trash } from '../../trash/trash';
 import type { MetadataDB } from '../../metadata/db';
-import { cleanupTempMounts } from '../../mount';
+import { cleanupLegacyTempMounts, cleanupTempMounts } from '../../mount';
 import type { Mount } from '../../mount/types';
 import { parseFilters } from '../filters';
 import type { DiffRebaser, Info, Kind, SnapshotOptions, Snapshotter, Usage } from '../types';
@@ -52,10 +52,12 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
   private readonly indexOff = overlayIndexOn();
   private readonly paths: SnapshotPaths;
   readonly tempMountDir: string;
+  private readonly root: string;
 
   constructor(opts: OverlayOptions) {
     // Overlay options are split on ',' and lowerdir on ':': such a root could not be mounted.
     if (/[,:]/.test(opts.root)) throw invalidArgument(`overlay snapshotter root ${opts.root} must not contain ',' or ':'`);
+    this.root = opts.root;
     this.dir = join(opts.root, 'snapshots');
     this.trash = new Trash(join(opts.root, 'trash'), opts.logger ?? silentLogger);
     this.tempMountDir = join(opts.root, 'tmpmounts');
@@ -183,6 +185,7 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
     // Before the orphan sweep: a snapshot still mounted where a killed unpack applied a layer.
     const failed = (dir: string, err: unknown) => this.logger.warn('cannot remove a leftover temporary mount', { dir, error: messageOf(err) });
     for (const dir of cleanupTempMounts(this.tempMountDir, failed)) this.logger.info('removed a leftover temporary mount', { dir });
+    for (const dir of cleanupLegacyTempMounts(this.root, failed)) this.logger.warn('removed a temporary mount an older berth left', { dir });
     this.trash.empty();
     // Before the orphan sweep, which then removes what is left of the dirs of the rows dropped here.
     await this.dropLayersWithoutDirs();

@@ -1,7 +1,7 @@
 // The snapshotter contract on the overlay snapshotter, with real overlay mounts (after the cases
 // of containerd's snapshots testsuite).
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kindOf } from '../../../internal/errdefs/errors';
@@ -268,6 +268,37 @@ describe('overlay snapshotter', () => {
     mkdirSync(join(root, 'snapshots', '3'));
     await sn.prepare('next', '');
     expect(sn.upperDir('next')).toBe(join(root, 'snapshots', '4', 'fs'));
+  });
+
+  it('unmounts the temp mounts an older berth left in the temp dir for its snapshots, and only those', async () => {
+    await layer('l1', '', (d) => writeFileSync(join(d, 'f'), '1'));
+    await sn.prepare('c', 'l1');
+    const bindAt = (source: string) => {
+      const target = mkdtempSync(join(tmpdir(), 'berth-mount-'));
+      execFileSync('mount', ['--bind', source, target]);
+      return target;
+    };
+    const mounted = (target: string) => readFileSync('/proc/self/mountinfo', 'utf8').split('\n').some((l) => l.split(' ')[4] === target);
+    // berths before 2026-12-06 applied layers through such mounts; one killed meanwhile left them.
+    const active = bindAt(sn.upperDir('c'));
+    mkdirSync(join(root, 'snapshots', '88', 'fs'), { recursive: true });
+    const orphan = bindAt(join(root, 'snapshots', '88', 'fs'));
+    rmSync(join(root, 'snapshots', '88'), { recursive: true }); // a start since swept its directory: the mount shows it deleted
+    const otherRoot = mkdtempSync(join(tmpdir(), 'berth-snap-other-'));
+    const foreign = bindAt(otherRoot);
+    try {
+      await sn.cleanup();
+      expect([active, orphan].filter((t) => mounted(t) || existsSync(t))).toEqual([]);
+      expect(mounted(foreign)).toBe(true);
+      expect(existsSync(join(sn.upperDir('c'), 'f'))).toBe(false); // untouched: an active snapshot's upper dir
+      expect(existsSync(sn.upperDir('c'))).toBe(true);
+    } finally {
+      for (const t of [active, orphan, foreign]) {
+        if (mounted(t)) execFileSync('umount', ['-l', t]);
+        if (existsSync(t)) rmdirSync(t);
+      }
+      rmSync(otherRoot, { recursive: true, force: true });
+    }
   });
 
   it('takes committed snapshots on a missing directory off their names at start, renaming those a container stands on', async () => {
