@@ -3,7 +3,7 @@
 // bind-mount them (containerd's setupSandboxFiles) read-write, so they live on the root's disk:
 // in the state dir (a tmpfs, normally) a container writing 50 MB into /etc/hosts held 50 MB of
 // memory no stats counted.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
 import { join } from 'node:path';
@@ -17,9 +17,15 @@ import type { SandboxPaths } from './opts/types';
 /** The pod's /dev/shm mountpoint. */
 export const sandboxShmPath = (stateDir: string): string => join(stateDir, 'shm');
 
+function isFile(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
 export function sandboxPaths(dirs: { rootDir: string; stateDir: string }): SandboxPaths {
-  // A pod an earlier berthd ran has its files in the state dir, and keeps them there.
-  const filesDir = existsSync(join(dirs.stateDir, 'hostname')) ? dirs.stateDir : dirs.rootDir;
+  // A pod an earlier berthd ran has its files in the state dir, and keeps them there. A file, not
+  // just a name: berths of that time, run on a pod made since, mounted a directory they made there
+  // for each file they missed, which must not turn the pod's own files away for good.
+  const filesDir = isFile(join(dirs.stateDir, 'hostname')) ? dirs.stateDir : dirs.rootDir;
   return {
     hostnamePath: join(filesDir, 'hostname'),
     hostsPath: join(filesDir, 'hosts'),

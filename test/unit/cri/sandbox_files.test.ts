@@ -13,6 +13,25 @@ import { podConfig } from '../opts/fixtures';
 
 const DNS = { servers: ['10.96.0.10'], searches: ['svc.cluster.local'], options: ['ndots:5'] };
 
+describe('sandboxPaths', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'berth-sandbox-paths-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const dirs = () => ({ rootDir: join(dir, 'root'), stateDir: join(dir, 'state') });
+
+  it('keeps the files of a pod an earlier berth made in its state dir, and puts new ones in the root dir', () => {
+    expect(sandboxPaths(dirs()).hostsPath).toBe(join(dir, 'root', 'hosts'));
+    mkdirSync(join(dir, 'state'));
+    writeFileSync(join(dir, 'state', 'hostname'), 'pod\n');
+    expect(sandboxPaths(dirs())).toMatchObject({ hostnamePath: join(dir, 'state', 'hostname'), resolvPath: join(dir, 'state', 'resolv.conf') });
+  });
+
+  it('a directory an older berth made at the state dir name does not turn the pod away from its files', () => {
+    mkdirSync(join(dir, 'state', 'hostname'), { recursive: true });
+    expect(sandboxPaths(dirs())).toMatchObject({ hostnamePath: join(dir, 'root', 'hostname'), hostsPath: join(dir, 'root', 'hosts') });
+  });
+});
+
 describe('writeSandboxFiles', () => {
   let dir: string;
   let node: NodeFiles;
