@@ -1,5 +1,8 @@
 // Versioned schema. Append new migrations; never edit one that has shipped. Each runs in its own
-// transaction together with the bump of PRAGMA user_version.
+// transaction together with the bump of PRAGMA user_version. A berthd refuses a database newer than
+// its newest migration (db.ts migrate), so a migration is also how a change of the state berthd
+// keeps outside the database (files, directories, FIFOs, the JSON in the rows) that an older berthd
+// would misread is marked: with no SQL, if no table changes.
 
 export interface Migration {
   version: number;
@@ -68,5 +71,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX containers_by_sandbox ON containers(sandbox_id);
     `,
+  },
+  {
+    version: 2,
+    // Older berths, run on such state, stranded running containers' output (FIFOs looked for in
+    // io/), lost every task that joined its pod's shim (no shim log FIFO in its bundle) and gave
+    // new containers directories for /etc/hosts, hostname and resolv.conf: they now refuse it.
+    description:
+      'state of 2026-12-06: pod files in the pod root dir, container FIFOs beside the container state, ' +
+      "a shim log FIFO only in the bundle a shim started in, temp mounts under the snapshotter's root",
+    sql: '',
   },
 ];
