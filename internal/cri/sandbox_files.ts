@@ -3,7 +3,7 @@
 // bind-mount them (containerd's setupSandboxFiles) read-write, so they live on the root's disk:
 // in the state dir (a tmpfs, normally) a container writing 50 MB into /etc/hosts held 50 MB of
 // memory no stats counted.
-import { existsSync, lstatSync, mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
 import { join } from 'node:path';
