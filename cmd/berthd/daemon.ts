@@ -10,7 +10,7 @@ import type { BerthConfig } from '../../internal/config/schema';
 import { messageOf } from '../../internal/errdefs/errors';
 import { silentLogger, type Logger } from '../../internal/log/logger';
 import { MetadataDB } from '../../internal/metadata/db';
-import { namingDamagedFile } from '../../internal/metadata/errors';
+import { openFailure } from '../../internal/metadata/errors';
 import { createGrpcServer } from '../../internal/cri/server/grpc_server';
 import { berthHandlers } from '../../internal/cri/server/handlers';
 import type { HandlerRegistry } from '../../internal/cri/server/registry';
@@ -188,7 +188,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
     } catch (err) {
       await unwind();
       // A damaged page or row found by recovery's loads names the file, as one found at open does.
-      throw namingDamagedFile(err, join(config.root, 'metadata.db'));
+      throw openFailure(err, join(config.root, 'metadata.db'));
     }
   }
 

@@ -10,7 +10,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, fsync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DatabaseCorruptError, DatabaseStateError, flushFailure, namingDamagedFile, writeFailure } from './errors';
+import { DatabaseCorruptError, DatabaseStateError, flushFailure, openFailure, writeFailure } from './errors';
 import { MIGRATIONS, type Migration } from './migrations';
 
 export type Sqlite = Database.Database;
@@ -55,9 +55,10 @@ export class MetadataDB {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     let sqlite: Sqlite;
     try {
-      sqlite = new Database(path, { nativeBinding: sqliteAddon() });
+      // timeout 0 until open: see busy_timeout below (better-sqlite3's default is 5 s).
+      sqlite = new Database(path, { nativeBinding: sqliteAddon(), timeout: 0 });
     } catch (err) {
-      throw namingDamagedFile(err, path);
+      throw openFailure(err, path);
     }
     let applied: number;
     try {
@@ -71,15 +72,18 @@ export class MetadataDB {
       // containerd commit. Checkpoints still fsync the WAL before copying it into the database.
       sqlite.pragma('synchronous = NORMAL');
       sqlite.pragma('foreign_keys = ON');
-      sqlite.pragma('busy_timeout = 5000');
       // A WAL grown by a burst is cut back to this at the checkpoints after it; SQLite otherwise
       // only ever reuses the file (a burst of ~2,000 records left it at 50 MB for good).
       sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
       if (path !== ':memory:') assertIntact(sqlite, path);
       applied = migrate(sqlite, migrations);
+      // Only now: at open nothing of the same root can hold the file (the root lock is taken
+      // first, and the locks go with their process), so a holder is another process that would
+      // not let go in 5 s either (a berthd older than the root lock): refused at once.
+      sqlite.pragma('busy_timeout = 5000');
     } catch (err) {
       sqlite.close();
-      throw namingDamagedFile(err, path);
+      throw openFailure(err, path);
     }
     const db = new MetadataDB(sqlite, path === ':memory:' ? undefined : `${path}-wal`, fileSync);
     db.committed = applied; // a new schema goes to disk with the first durable()

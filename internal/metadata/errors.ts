@@ -2,7 +2,7 @@
 // transaction back and is answered as ResourceExhausted. A transaction that could not even be
 // rolled back leaves the connection inside it: every later write would join the broken one, so
 // that is the one metadata failure berthd does not survive (see cmd/berthd/crash_policy.ts).
-import { BerthError, resourceExhausted } from '../errdefs/errors';
+import { BerthError, failedPrecondition, resourceExhausted } from '../errdefs/errors';
 
 /** The connection is stuck in a transaction that neither committed nor rolled back. */
 export class DatabaseStateError extends Error {
@@ -33,16 +33,23 @@ export class DatabaseCorruptError extends Error {
 }
 
 /**
- * err as a DatabaseCorruptError naming the file at `path` when it says the file is damaged: one of
- * berth's own, or SQLite's verdict on a page it could not read (SQLITE_CORRUPT*, SQLITE_NOTADB).
+ * Why the database at `path` could not be opened, naming the file: a DatabaseCorruptError when it
+ * is damaged (berth's own verdict, or SQLite's on a page it could not read: SQLITE_CORRUPT*,
+ * SQLITE_NOTADB); held by another process (SQLITE_BUSY once busy_timeout passed) when something
+ * else has it open, which a berthd of the same root cannot be (<root>/berthd.lock) but one older
+ * than 2026-12-04, which locked its root by a PID file only, can; any other SQLite error
+ * ("disk I/O error" on a file made immutable) with the file's name in front.
  */
-export function namingDamagedFile(err: unknown, path: string): unknown {
+export function openFailure(err: unknown, path: string): unknown {
   if (err instanceof DatabaseCorruptError) return err.inFile(path);
   const code = sqliteCode(err);
-  if (code !== undefined && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')) {
-    return new DatabaseCorruptError((err as Error).message, path, { cause: err });
+  if (code === undefined) return err;
+  const message = (err as Error).message;
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return new DatabaseCorruptError(message, path, { cause: err });
+  if (code === 'SQLITE_BUSY') {
+    return failedPrecondition(`metadata database ${path} is held by another process (a berthd older than 2026-12-04 locks its root only by a PID file): ${message}`, err);
   }
-  return err;
+  return new Error(`metadata database ${path}: ${message} (${code})`, { cause: err });
 }
 
 /**

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { kindOf } from '../../../internal/errdefs/errors';
 import { MetadataDB } from '../../../internal/metadata/db';
 
 let dir: string;
@@ -31,5 +32,26 @@ it('holds the database file against other connections until it is closed, withou
     expect(after.prepare('SELECT name FROM images').all()).toEqual([{ name: 'a' }]);
   } finally {
     after.close();
+  }
+});
+
+it('refuses at once, naming the file, a database another process holds (a berthd older than the root lock)', () => {
+  const path = join(dir, 'metadata.db');
+  MetadataDB.open(path).close();
+  // What a berthd before 2026-12-04 held: a shared WAL connection, here in a write transaction.
+  const other = new Database(path);
+  other.pragma('journal_mode = WAL');
+  other.prepare('BEGIN IMMEDIATE').run();
+  try {
+    let caught: unknown;
+    try {
+      MetadataDB.open(path).close();
+    } catch (err) {
+      caught = err;
+    }
+    expect(kindOf(caught)).toBe('FailedPrecondition');
+    expect((caught as Error).message).toContain(`metadata database ${path} is held by another process`);
+  } finally {
+    other.close();
   }
 });
