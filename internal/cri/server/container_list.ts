@@ -1,4 +1,5 @@
-// ListContainers with the CRI filters: ID prefix, state, pod sandbox ID prefix, label selector.
+// ListContainers with the CRI filters: ID or unique prefix and pod sandbox ID or unique prefix (an
+// unknown or ambiguous one matches nothing, as containerd normalizes them), state, label selector.
 // Like containerd's toCRIContainer: image is the request's image spec and image_ref the image ID
 // (kubelets before 1.30 match image_ref against image IDs for image GC; a repo digest there would
 // let an image in use be collected). ContainerStatus shows the repo tag and digest instead. Each
@@ -9,7 +10,7 @@ import type { Container as CriContainer } from '../../api/gen/runtime/v1/Contain
 import { containerState, type Container } from '../store/container';
 import { ListViews } from './list_views';
 import { ID_LENGTH } from '../util/ids';
-import { labelMatcher } from './filters';
+import { labelMatcher, resolveId } from './filters';
 import type { CriService } from './service';
 
 /** What a container shows in a list; only its state changes after it is created. */
@@ -46,8 +47,14 @@ export async function listContainers(svc: CriService, req: ListContainersRequest
   const filter = req.filter;
   let containers = candidates(svc, filter);
   if (filter) {
-    if (filter.id !== '') containers = containers.filter((c) => c.id.startsWith(filter.id));
-    if (filter.pod_sandbox_id !== '') containers = containers.filter((c) => c.metadata.sandboxId.startsWith(filter.pod_sandbox_id));
+    if (filter.id !== '') {
+      const id = resolveId((x) => svc.rt.containers.get(x), filter.id);
+      containers = containers.filter((c) => c.id === id);
+    }
+    if (filter.pod_sandbox_id !== '') {
+      const sandboxId = resolveId((x) => svc.rt.sandboxes.get(x), filter.pod_sandbox_id);
+      containers = containers.filter((c) => c.metadata.sandboxId === sandboxId);
+    }
     if (filter.state) containers = containers.filter((c) => containerState(c.status) === filter.state!.state);
     const labelled = labelMatcher(filter.label_selector);
     containers = containers.filter((c) => labelled(c.metadata.config.labels));

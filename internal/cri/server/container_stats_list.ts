@@ -8,18 +8,11 @@ import type { Container } from '../store/container';
 import { collectContainerStats, pruneStats } from './container_stats';
 import type { CriService } from './service';
 import { mapInTurns } from '../util/turns';
+import { resolveId } from './filters';
 
 /** Containers whose stats are read between two turns of the event loop. */
 const CONTAINERS_PER_TURN = 16;
 
-/** An ID or unique prefix as the store resolves it; the text itself when it resolves to nothing. */
-export function resolveId(get: (idOrPrefix: string) => { id: string }, idOrPrefix: string): string {
-  try {
-    return get(idOrPrefix).id;
-  } catch {
-    return idOrPrefix;
-  }
-}
 
 export function containersForStats(svc: CriService, filter: ContainerStatsFilter__Output | null): Container[] {
   const containers = svc.rt.containers;

@@ -13,3 +13,16 @@ export function labelMatcher(selector: Record<string, string> | undefined): (lab
     return true;
   };
 }
+
+/**
+ * A filter's ID or unique prefix as the store resolves it; the text itself when it resolves to
+ * nothing (unknown or ambiguous), so that an exact comparison then matches nothing, as containerd's
+ * normalized filters do.
+ */
+export function resolveId(get: (idOrPrefix: string) => { id: string }, idOrPrefix: string): string {
+  try {
+    return get(idOrPrefix).id;
+  } catch {
+    return idOrPrefix;
+  }
+}

@@ -6,6 +6,7 @@ import type { PodSandbox } from '../../api/gen/runtime/v1/PodSandbox';
 import { reportedRuntimeHandler, type Sandbox } from '../store/sandbox';
 import { ListViews } from './list_views';
 import { criSandboxState } from './sandbox_status';
+import { resolveId } from './filters';
 import type { CriService } from './service';
 
 /** What a pod shows in a list; only its state changes after it is created. */
@@ -27,7 +28,10 @@ export async function listPodSandbox(svc: CriService, req: ListPodSandboxRequest
   // The pods carrying the labels, found by label: the kubelet asks for one pod by its UID label.
   let sandboxes = svc.rt.sandboxes.withLabels(filter?.label_selector);
   if (filter) {
-    if (filter.id !== '') sandboxes = sandboxes.filter((s) => s.id.startsWith(filter.id));
+    if (filter.id !== '') {
+      const id = resolveId((x) => svc.rt.sandboxes.get(x), filter.id);
+      sandboxes = sandboxes.filter((s) => s.id === id);
+    }
     if (filter.state) sandboxes = sandboxes.filter((s) => criSandboxState(s) === filter.state!.state);
   }
   return { items: sandboxes.map((s) => views.of(s)) };

@@ -4,7 +4,7 @@
 import type { ListPodSandboxStatsRequest__Output } from '../../api/gen/runtime/v1/ListPodSandboxStatsRequest';
 import type { ListPodSandboxStatsResponse } from '../../api/gen/runtime/v1/ListPodSandboxStatsResponse';
 import { pruneStats } from './container_stats';
-import { resolveId } from './container_stats_list';
+import { resolveId } from './filters';
 import { mapInTurns } from '../util/turns';
 import { collectPodSandboxStats } from './sandbox_stats';
 import type { CriService } from './service';

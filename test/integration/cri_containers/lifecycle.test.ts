@@ -253,6 +253,16 @@ describe('CRI containers', () => {
     expect(await containers({ pod_sandbox_id: one.podId.slice(0, 12) })).toEqual([a, b].sort());
     expect(await containers({ pod_sandbox_id: one.podId, state: { state: 'CONTAINER_RUNNING' } })).toEqual([b]);
     expect(await containers({ pod_sandbox_id: one.podId, label_selector: { name: 'c' } })).toEqual([]);
+    // IDs as containerd normalizes them: a unique prefix is its record's ID, an ambiguous one matches
+    // nothing (by pigeonhole, 17 containers hold two whose IDs share their first digit).
+    expect(await containers({ id: a.slice(0, 12) })).toEqual([a]);
+    expect(await pods({ id: two.podId.slice(0, 12) })).toEqual([two.podId]);
+    const made = [a, b, c];
+    const sharedDigit = () => made.map((id) => id[0]).find((d, i, all) => all.indexOf(d) !== i);
+    while (sharedDigit() === undefined) made.push(await inPod(two, `spare-${made.length}`));
+    const ambiguous = sharedDigit()!;
+    expect(await containers({ id: ambiguous })).toEqual([]);
+    expect(await containers({ id: ambiguous, pod_sandbox_id: two.podId })).toEqual([]);
     // A removed pod's containers are gone from every index.
     await s.client.runtime.RemovePodSandbox({ pod_sandbox_id: one.podId });
     expect(await containers({ label_selector: { 'io.kubernetes.pod.uid': uid('one') } })).toEqual([]);
