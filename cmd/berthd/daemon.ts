@@ -151,6 +151,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
         db,
         runtime,
         networkStatus: async () => runtime.cni.assertReady(),
+        networkConfig: () => runtime.cni.describe(),
       });
       metrics().setStateSource(() => countRuntimeState(svc));
       endEventStreams = () => svc.rt.events.shutdown();

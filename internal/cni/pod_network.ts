@@ -8,6 +8,7 @@ import { ResultCache } from './cache';
 import { capabilityArgs, type PodCapabilities } from './capabilities';
 import { addNetworkList, checkNetworkList, delNetworkList, type ChainOptions } from './chain';
 import { NETWORK_NOT_READY_REASON, loadNetworks, loopbackNetwork } from './config';
+import { configResultNetwork, type ConfigResult } from './config_result';
 import { podInterfaces, selectPodIPs, type InterfaceConfig } from './result';
 import type { CniDNS, CniResult, CniRoute, NetworkConfigList, RuntimeConf } from './types';
 
@@ -110,6 +111,26 @@ export class CniManager {
     } catch (err) {
       return { ready: false, reason: NETWORK_NOT_READY_REASON, message: `Network plugin returns error: ${messageOf(err)}` };
     }
+  }
+
+  /**
+   * The configuration a pod gets now, as go-cni describes it (`crictl info`'s cniconfig); loopback
+   * alone when conf_dir holds none or a broken one (Status says why).
+   */
+  describe(): ConfigResult {
+    let networks: Attachment[];
+    try {
+      networks = this.attachments();
+    } catch {
+      networks = [{ list: loopbackNetwork(), ifName: 'lo' }];
+    }
+    return {
+      PluginDirs: this.opts.binDirs,
+      PluginConfDir: this.opts.confDir,
+      PluginMaxConfNum: this.opts.maxConfNum ?? 1,
+      Prefix: 'eth',
+      Networks: networks.map((a) => configResultNetwork(a.list, a.ifName)),
+    };
   }
 
   /** The networks a pod gets, loopback first; reads conf_dir now, so config changes apply to new pods. */

@@ -31,6 +31,8 @@ export interface CriDeps {
    * NetworkReady). Until the CNI layer provides one, Status checks [cni] conf_dir for a config.
    */
   networkStatus?: () => Promise<void>;
+  /** The pod network configuration in go-cni's form, for the verbose Status (`crictl info`). */
+  networkConfig?: () => unknown;
   /** The subsystems below the CRI; absent only in servers built for frame tests. */
   runtime?: RuntimeDeps;
 }

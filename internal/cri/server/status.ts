@@ -1,6 +1,6 @@
 // Status: the RuntimeReady and NetworkReady conditions kubelet waits for before scheduling pods,
 // the runtime handlers berth offers and what each can do, and with `verbose` the configuration it
-// runs with.
+// runs with, the CNI configuration pods get and why it does not load.
 import { readdir } from 'node:fs/promises';
 import type { RuntimeCondition } from '../../api/gen/runtime/v1/RuntimeCondition';
 import type { RuntimeHandler } from '../../api/gen/runtime/v1/RuntimeHandler';
@@ -29,17 +29,16 @@ export async function cniConfigPresent(confDir: string): Promise<void> {
   }
 }
 
-async function networkCondition(svc: CriService): Promise<RuntimeCondition> {
+/** NetworkReady, and why not ("OK" when ready: the verbose info's lastCNILoadStatus, as containerd's). */
+async function networkCondition(svc: CriService): Promise<{ condition: RuntimeCondition; loadStatus: string }> {
   const check = svc.deps.networkStatus ?? (() => cniConfigPresent(svc.config.cni.conf_dir));
   try {
     await check();
-    return { type: NETWORK_READY, status: true, reason: '', message: '' };
+    return { condition: { type: NETWORK_READY, status: true, reason: '', message: '' }, loadStatus: 'OK' };
   } catch (err) {
     return {
-      type: NETWORK_READY,
-      status: false,
-      reason: NETWORK_NOT_READY_REASON,
-      message: `Network plugin returns error: ${messageOf(err)}`,
+      condition: { type: NETWORK_READY, status: false, reason: NETWORK_NOT_READY_REASON, message: `Network plugin returns error: ${messageOf(err)}` },
+      loadStatus: messageOf(err),
     };
   }
 }
@@ -58,12 +57,16 @@ function runtimeHandlers(svc: CriService): Promise<RuntimeHandler[]> {
 }
 
 export async function status(svc: CriService, req: StatusRequest__Output): Promise<StatusResponse> {
-  const conditions: RuntimeCondition[] = [
-    { type: RUNTIME_READY, status: true, reason: '', message: '' },
-    await networkCondition(svc),
-  ];
+  const network = await networkCondition(svc);
+  const conditions: RuntimeCondition[] = [{ type: RUNTIME_READY, status: true, reason: '', message: '' }, network.condition];
   const info: Record<string, string> = {};
-  if (req.verbose) info.config = JSON.stringify(svc.config);
+  if (req.verbose) {
+    // The keys of containerd's answer that `crictl info` users read, berth's runtime aside ("golang").
+    info.config = JSON.stringify(svc.config);
+    if (svc.deps.networkConfig) info.cniconfig = JSON.stringify(svc.deps.networkConfig());
+    info.lastCNILoadStatus = network.loadStatus;
+    info['lastCNILoadStatus.default'] = network.loadStatus;
+  }
   return {
     status: { conditions },
     info,

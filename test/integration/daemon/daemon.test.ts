@@ -66,6 +66,10 @@ describe('berthd serving', () => {
     ]);
     expect(before.info).toEqual({});
     expect(before.runtime_handlers.map((h) => h.name)).toEqual(['', 'runc']);
+    const verbose = (await client.runtime.Status({ verbose: true })).info;
+    expect(verbose.lastCNILoadStatus).toMatch(/^cni plugin not initialized/);
+    expect(verbose['lastCNILoadStatus.default']).toBe(verbose.lastCNILoadStatus);
+    expect((JSON.parse(verbose.cniconfig!) as { Networks: Array<{ IFName: string }> }).Networks.map((n) => n.IFName)).toEqual(['lo']);
 
     writeFileSync(join(cniDir, '10-test.conflist'), JSON.stringify({ cniVersion: '1.0.0', name: 't', plugins: [{ type: 'loopback' }] }));
     const after = await client.runtime.Status({ verbose: false });
@@ -77,6 +81,17 @@ describe('berthd serving', () => {
     const config = JSON.parse(res.info.config!) as { root: string; cni: { conf_dir: string } };
     expect(config.root).toBe(daemon.root);
     expect(config.cni.conf_dir).toBe(cniDir);
+    // As go-cni's ConfigResult in containerd's answer, for `crictl info` and the tools reading it.
+    expect(JSON.parse(res.info.cniconfig!)).toMatchObject({
+      PluginConfDir: cniDir,
+      PluginMaxConfNum: 1,
+      Prefix: 'eth',
+      Networks: [
+        { IFName: 'lo', Config: { Name: 'cni-loopback', Plugins: [{ Network: { type: 'loopback', ipam: {}, dns: {} } }] } },
+        { IFName: 'eth0', Config: { Name: 't', CNIVersion: '1.0.0', Plugins: [{ Network: { cniVersion: '1.0.0', name: 't', type: 'loopback' } }] } },
+      ],
+    });
+    expect(res.info.lastCNILoadStatus).toBe('OK');
   });
 
   it('reports the cgroupfs driver for a runc handler without SystemdCgroup', async () => {
