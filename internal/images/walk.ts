@@ -13,38 +13,31 @@ import {
   type Index,
   type Manifest,
 } from './oci';
+import { formatPlatform, hostPlatform, onlyPlatform, type Platform, type PlatformMatcher } from './platforms';
 
-export interface Platform {
-  os: string;
-  architecture: string;
-  variant?: string;
-}
+export { formatPlatform, hostPlatform, type Platform } from './platforms';
 
-const ARCH_ALIASES: Record<string, string> = { x64: 'amd64', x86_64: 'amd64', aarch64: 'arm64', ia32: '386' };
-
-export function hostPlatform(): Platform {
-  return { os: 'linux', architecture: ARCH_ALIASES[process.arch] ?? process.arch };
-}
-
-export function formatPlatform(p: Platform): string {
-  return `${p.os}/${p.architecture}${p.variant ? `/${p.variant}` : ''}`;
-}
-
-function matches(desc: Descriptor, want: Platform): boolean {
-  const p = desc.platform;
-  if (!p) return false;
-  if (p.os !== want.os) return false;
-  if ((ARCH_ALIASES[p.architecture] ?? p.architecture) !== want.architecture) return false;
-  return !(want.variant && p.variant && p.variant !== want.variant);
-}
-
-/** The manifest of an index for `platform`; entries without a platform are a last resort. */
-export function selectManifest(index: Index, platform: Platform, what: string): Descriptor {
-  const manifests = index.manifests.filter((d) => isManifestType(d.mediaType) || isIndexType(d.mediaType));
-  const found = manifests.find((d) => matches(d, platform)) ?? manifests.find((d) => d.platform === undefined);
-  if (!found) throw notFound(`${what}: no manifest for platform ${formatPlatform(platform)}`);
+/**
+ * The manifest of an index a node of `platform` runs, as containerd's images.Manifest picks it:
+ * among the entries it can run, its own platform first (platforms.ts), entries that name none last
+ * (their config then decides, in resolveImage).
+ */
+export function selectManifest(index: Index, platform: PlatformMatcher, what: string): Descriptor {
+  const candidates = index.manifests.filter(
+    (d) => (isManifestType(d.mediaType) || isIndexType(d.mediaType)) && (d.platform === undefined || platform.match(d.platform)),
+  );
+  // Stable, as containerd's sort.SliceStable: equal entries keep the index's order.
+  candidates.sort((a, b) => {
+    if (!a.platform || !b.platform) return (a.platform ? 0 : 1) - (b.platform ? 0 : 1);
+    return platform.less(a.platform, b.platform) ? -1 : platform.less(b.platform, a.platform) ? 1 : 0;
+  });
+  const found = candidates[0];
+  if (!found) throw notFound(`${what}: no manifest for platform ${formatPlatform(platform.wanted)}`);
   return found;
 }
+
+/** Indexes within indexes followed down to a manifest; content addressing rules out a cycle. */
+export const MAX_INDEX_DEPTH = 16;
 
 /** An image resolved down to what a container needs. */
 export interface ResolvedImage {
@@ -75,11 +68,14 @@ export async function resolveImage(
   platform: Platform = hostPlatform(),
   what = `image ${target.digest}`,
 ): Promise<ResolvedImage> {
+  const matcher = onlyPlatform(platform);
   let desc = target;
-  for (let depth = 0; depth < 4; depth++) {
+  let unnamedPlatform = false;
+  for (let depth = 0; depth <= MAX_INDEX_DEPTH; depth++) {
     if (isIndexType(desc.mediaType)) {
       const index = parseIndex(`${what}: index ${desc.digest}`, await readBlob(content, desc, MAX_MANIFEST_BYTES, what));
-      desc = selectManifest(index, platform, `${what}: index ${desc.digest}`);
+      desc = selectManifest(index, matcher, `${what}: index ${desc.digest}`);
+      unnamedPlatform = desc.platform === undefined;
       continue;
     }
     if (!isManifestType(desc.mediaType)) {
@@ -90,6 +86,13 @@ export async function resolveImage(
       `${what}: config ${manifest.config.digest}`,
       await readBlob(content, manifest.config, MAX_CONFIG_BYTES, what),
     );
+    // An index entry that names no platform is taken for the one its config names (containerd's
+    // images.Manifest); a lone manifest is taken as it is.
+    if (unnamedPlatform && !matcher.match({ os: config.os, architecture: config.architecture })) {
+      throw notFound(
+        `${what}: no manifest for platform ${formatPlatform(matcher.wanted)}: ${desc.digest} names none in its index and is for ${config.os || '?'}/${config.architecture || '?'} by its config`,
+      );
+    }
     if (config.diffIds.length !== manifest.layers.length) {
       throw invalidArgument(
         `${what}: config ${manifest.config.digest} lists ${config.diffIds.length} diff_ids for ${manifest.layers.length} layers`,
@@ -97,7 +100,7 @@ export async function resolveImage(
     }
     return { target, manifestDesc: desc, manifest, configDesc: manifest.config, config, layers: manifest.layers };
   }
-  throw invalidArgument(`${what}: indexes nested too deeply`);
+  throw invalidArgument(`${what}: indexes nested more than ${MAX_INDEX_DEPTH} deep`);
 }
 
 /** CRI image size: config plus layers of the platform manifest. */

@@ -6,7 +6,7 @@
 // has gone away (SharedTask).
 import { createHash } from 'node:crypto';
 import type { Descriptor, ContentLease } from '../../content/types';
-import { kindOf, unavailable, wrap } from '../../errdefs/errors';
+import { invalidArgument, kindOf, unavailable, wrap } from '../../errdefs/errors';
 import { silentLogger } from '../../log/logger';
 import { checkDocumentSize, MAX_CONFIG_BYTES, MAX_MANIFEST_BYTES, readDocument } from '../document';
 import { collectGarbage } from '../gc';
@@ -14,7 +14,8 @@ import type { ImageDeps, UnpackFn } from '../import';
 import { isIndexType, parseIndex, parseManifest } from '../oci';
 import { objectOf, parseReference, recordName, type Reference } from '../reference';
 import type { ImageRecord } from '../store';
-import { hostPlatform, resolveImage, selectManifest, type Platform } from '../walk';
+import { onlyPlatform } from '../platforms';
+import { hostPlatform, MAX_INDEX_DEPTH, resolveImage, selectManifest, type Platform } from '../walk';
 import { Authorizer, type AuthConfig } from './auth';
 import { resolveHosts } from './hosts';
 import { RegistryClient } from './registry_client';
@@ -89,9 +90,10 @@ export class Puller {
       // Down through indexes to our platform's manifest.
       let desc = root.desc;
       let data = root.data;
+      const matcher = onlyPlatform(platform);
       for (let depth = 0; isIndexType(desc.mediaType); depth++) {
-        if (depth >= 4) throw wrap(new Error('indexes nested too deeply'), `pull ${name}`);
-        desc = selectManifest(parseIndex(`index ${desc.digest}`, data), platform, `image ${name}: index ${desc.digest}`);
+        if (depth >= MAX_INDEX_DEPTH) throw invalidArgument(`pull ${name}: indexes nested more than ${MAX_INDEX_DEPTH} deep`);
+        desc = selectManifest(parseIndex(`index ${desc.digest}`, data), matcher, `image ${name}: index ${desc.digest}`);
         data = (await content.has(desc.digest))
           ? await readDocument(content, desc, MAX_MANIFEST_BYTES, `image ${name}: manifest ${desc.digest}`)
           : await client.fetchManifest(desc);

@@ -10,6 +10,7 @@ import { kindOf } from '../../../internal/errdefs/errors';
 import type { Descriptor } from '../../../internal/content/types';
 import { imagesEnv, type ImagesEnv } from './env';
 import { startProxy } from './registry_proxy';
+import { sha, tinyImage } from './fixtures';
 import { until } from '../recovery/probes';
 
 interface Facts {
@@ -124,6 +125,50 @@ describe('pull from a registry', () => {
     expect(img.repoDigests).toEqual([`${registry.host}/multi@${indexDigest}`]);
     // GC keeps every blob the index reaches (it was all pulled for our platform).
     expect(await env.images.gc()).toEqual([]);
+  });
+
+  it("takes plain amd64 over the amd64 v2/v3 builds listed first, as containerd, and refuses an entry naming no platform whose config is another architecture", async () => {
+    await pushImage(registry.url, (await testImages()).pauseOci, 'variants:pause');
+    await pushImage(registry.url, (await testImages()).busyboxOci, 'variants:busybox');
+    const entry = (m: typeof pause.manifest, platform?: object) => ({ ...m, annotations: undefined, platform });
+    const index = Buffer.from(
+      JSON.stringify({
+        schemaVersion: 2,
+        mediaType: MediaType.ociIndex,
+        manifests: [
+          entry(pause.manifest, { os: 'linux', architecture: 'amd64', variant: 'v3' }),
+          entry(pause.manifest, { os: 'linux', architecture: 'amd64', variant: 'v2' }),
+          entry(busybox.manifest, { os: 'Linux', architecture: 'AMD64' }),
+        ],
+      }),
+    );
+    await pushManifest(registry.url, 'variants', 'v1', MediaType.ociIndex, index);
+    expect((await env.images.pull(`${registry.host}/variants:v1`)).configDigest).toBe(busybox.config.digest);
+
+    // The pause's config says amd64: make one that says arm64, behind an entry with no platform.
+    const tiny = await tinyImage('arm64');
+    const armConfig = Buffer.from(JSON.stringify({ ...JSON.parse(tiny.config.toString()), architecture: 'arm64' }));
+    const armManifest = Buffer.from(
+      JSON.stringify({ ...JSON.parse(tiny.manifest.toString()), config: { mediaType: MediaType.ociConfig, digest: sha(armConfig), size: armConfig.length } }),
+    );
+    await pushBlob(registry.url, 'noplatform', armConfig);
+    await pushBlob(registry.url, 'noplatform', tiny.layer);
+    const manifestDigest = await pushManifest(registry.url, 'noplatform', 'manifest', MediaType.ociManifest, armManifest);
+    const onlyUnnamed = Buffer.from(
+      JSON.stringify({
+        schemaVersion: 2,
+        mediaType: MediaType.ociIndex,
+        manifests: [{ mediaType: MediaType.ociManifest, digest: manifestDigest, size: armManifest.length }],
+      }),
+    );
+    await pushManifest(registry.url, 'noplatform', 'v1', MediaType.ociIndex, onlyUnnamed);
+    const err = await env.images.pull(`${registry.host}/noplatform:v1`).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(kindOf(err)).toBe('NotFound');
+    expect((err as Error).message).toContain('is for linux/arm64 by its config');
+    expect(kindOf(await env.images.get(`${registry.host}/noplatform:v1`).catch((e: unknown) => e))).toBe('NotFound');
   });
 
   it('resolves registry.k8s.io/pause:3.9 through a hosts.toml mirror', async () => {
