@@ -9,6 +9,7 @@ import { capabilityArgs, type PodCapabilities } from './capabilities';
 import { addNetworkList, checkNetworkList, delNetworkList, type ChainOptions } from './chain';
 import { NETWORK_NOT_READY_REASON, loadNetworks, loopbackNetwork } from './config';
 import { configResultNetwork, type ConfigResult } from './config_result';
+import { endLeftoverPlugins } from './leftover_plugins';
 import { podInterfaces, selectPodIPs, type InterfaceConfig } from './result';
 import type { CniDNS, CniResult, CniRoute, NetworkConfigList, RuntimeConf } from './types';
 
@@ -254,6 +255,15 @@ export class CniManager {
       }
     }
     if (firstError !== undefined) throw wrap(firstError, `teardown network for pod ${req.id}`);
+  }
+
+  /**
+   * Ends the plugin execs a berthd before this one left running for pod `id` (leftover_plugins.ts);
+   * recovery calls it before it detaches a pod whose ADD may have been in flight.
+   */
+  async endLeftoverPlugins(id: string): Promise<void> {
+    const ended = await endLeftoverPlugins(id);
+    if (ended.length > 0) this.log.warn('ended CNI plugins an earlier berthd left running for the pod', { podSandboxId: id, pids: ended });
   }
 
   /**

@@ -66,6 +66,8 @@ async function undoSandbox(svc: CriService, sandbox: Sandbox): Promise<void> {
   await rt.tasks.cleanupDead(sandbox.id, runtimeOf(svc, m.runtimeHandler));
   unmountSandboxShm(sandboxShmPath(m.stateDir));
   if (m.netnsPath !== '') {
+    // Its ADD may still run, orphaned: ended first, or it would attach what the DEL just removed.
+    await rt.cni.endLeftoverPlugins(sandbox.id);
     await rt.cni.teardownPodNetwork(podNetworkRequest(sandbox.id, m.netnsPath, m.config));
     if (existsSync(m.netnsPath)) NetNS.load(m.netnsPath).remove();
   }

@@ -40,6 +40,7 @@ async function detachOrphanPodNetworks(
     // Never hand the plugins a netns a live pod owns: they would detach that pod instead.
     const netnsPath = liveNetns.has(req.netnsPath) ? '' : req.netnsPath;
     try {
+      await svc.rt.cni.endLeftoverPlugins(req.id);
       await svc.rt.cni.teardownPodNetwork({ ...req, netnsPath });
       detached.push(req.id);
       svc.logger.info('detached orphan pod network', { podSandboxId: req.id, netnsPath });
