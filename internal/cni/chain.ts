@@ -77,13 +77,24 @@ function run(
 /**
  * ADD: runs every plugin in order and returns the last result. On failure the error names the
  * plugin; undoing the partial ADD (DEL) is the caller's job, since the caller owns the whole pod.
+ * `progress` gets the result so far after each plugin but the last, for the caller to keep what a
+ * DEL after a crash mid-list passes as prevResult (libcni keeps only the final one, so a `firewall`
+ * DEL after such a crash found no IPs and left its rules).
  */
-export async function addNetworkList(list: NetworkConfigList, rt: RuntimeConf, opts: ChainOptions): Promise<CniResult> {
+export async function addNetworkList(
+  list: NetworkConfigList,
+  rt: RuntimeConf,
+  opts: ChainOptions,
+  progress?: (resultSoFar: Record<string, unknown>) => void,
+): Promise<CniResult> {
   let prev: Record<string, unknown> | undefined;
-  for (const plugin of list.plugins) {
+  for (const [i, plugin] of list.plugins.entries()) {
     const out = await run('ADD', list, plugin, buildPluginConfig(list, plugin, prev, rt), rt, opts);
     // A plugin that prints nothing passes the previous result on unchanged.
-    if (out !== undefined) prev = out;
+    if (out !== undefined) {
+      prev = out;
+      if (i < list.plugins.length - 1) progress?.(prev);
+    }
   }
   if (prev === undefined) throw internal(`CNI network "${list.name}" ADD for ${rt.containerId}: no plugin returned a result`);
   return parseResult(prev, list.plugins[list.plugins.length - 1]!.type);

@@ -196,19 +196,23 @@ export class CniManager {
   /** ADD of one network list, its result cached for DEL and CHECK. */
   private async attach(req: PodNetworkRequest, att: Attachment): Promise<CniResult> {
     const rt = this.runtimeConf(req, req.netnsPath, att.ifName);
+    const save = (result: Record<string, unknown>) =>
+      this.cache.save({
+        kind: 'cniCacheV1',
+        containerId: req.id,
+        ifName: att.ifName,
+        networkName: att.list.name,
+        netns: req.netnsPath,
+        config: att.list,
+        cniArgs: rt.args,
+        capabilityArgs: rt.capabilityArgs,
+        result,
+      });
     // The undo of a failed setup (detach) is not the caller's to bound: it runs to its own end.
-    const res = await addNetworkList(att.list, rt, { ...this.chain, deadlineMs: req.deadlineMs });
-    this.cache.save({
-      kind: 'cniCacheV1',
-      containerId: req.id,
-      ifName: att.ifName,
-      networkName: att.list.name,
-      netns: req.netnsPath,
-      config: att.list,
-      cniArgs: rt.args,
-      capabilityArgs: rt.capabilityArgs,
-      result: res.raw,
-    });
+    // The result so far is cached after each plugin, so that a DEL after a crash mid-list (or the
+    // undo of a plugin's failure) tells the plugins that ran what they attached.
+    const res = await addNetworkList(att.list, rt, { ...this.chain, deadlineMs: req.deadlineMs }, save);
+    save(res.raw);
     return res;
   }
 

@@ -188,6 +188,26 @@ describe('pod network through the CNI chain', () => {
     expect(links(ns)).toEqual(['lo']);
   });
 
+  test('the DEL undoing a list that failed midway tells the plugins that ran what they attached (prevResult)', async () => {
+    // As after a crash mid-list: the recovery DEL reads the same cache. libcni caches only a whole
+    // list's result, so a firewall plugin's DEL then found no IPs and its rules stayed.
+    const record = join(env.root, 'record.jsonl');
+    env.writePlugin('recorder', RECORDER);
+    env.writePlugin('failer', FAILER);
+    env.writeConflist([{ type: 'recorder', recordTo: record }, { type: 'failer' }]);
+    const { req } = await newPod();
+
+    expect(kindOf(await cni.setupPodNetwork(req).catch((e: unknown) => e))).toBe('Internal');
+
+    type Rec = { command: string; stdin: { prevResult?: unknown } };
+    const recs = readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Rec);
+    expect(recs.map((r) => r.command)).toEqual(['ADD', 'DEL']);
+    expect(recs[1]!.stdin.prevResult).toEqual(recs[0]!.stdin.prevResult); // the bridge's result, its IP
+    expect(JSON.stringify(recs[1]!.stdin.prevResult)).toContain(env.subnetPrefix);
+    expect(env.allocatedIPs()).toEqual([]);
+    expect(cacheEntries()).toEqual([]);
+  });
+
   test('a plugin missing from bin_dirs is named, and nothing is left', async () => {
     env.writeConflist([{ type: 'no-such-plugin' }]);
     const { req } = await newPod();
