@@ -183,7 +183,12 @@ export class CniManager {
     outcomes.forEach((o, i) => {
       const res = (o as PromiseFulfilledResult<CniResult>).value;
       const att = attachments[i]!;
-      Object.assign(result.interfaces, podInterfaces(res, att.ifName));
+      // An IP whose result names no interface (a 0.1/0.2 result) is the default interface's,
+      // whichever network gave it, as go-cni credits it: added to eth0's, not in place of them.
+      for (const [name, iface] of Object.entries(podInterfaces(res, DEFAULT_IFNAME))) {
+        const seen = result.interfaces[name];
+        result.interfaces[name] = seen ? { ...iface, ipConfigs: [...seen.ipConfigs, ...iface.ipConfigs] } : iface;
+      }
       result.routes.push(...res.routes);
       if (Object.keys(res.dns).length > 0) result.dns.push(res.dns);
       result.networks[att.list.name] = res;

@@ -118,7 +118,7 @@ function splitCidr(address: string): IPConfig {
 /**
  * The pod-side interfaces (those with a sandbox) of a result, by name, each with the IPs that
  * point at it. An IP without an interface index (legacy results, ipam-only chains) is credited to
- * `ifName`, the interface the network was asked to create.
+ * `ifName` (the caller passes the pod's default interface, as go-cni does).
  */
 export function podInterfaces(result: CniResult, ifName: string): Record<string, InterfaceConfig> {
   const byName: Record<string, InterfaceConfig> = {};

@@ -208,6 +208,21 @@ describe('pod network through the CNI chain', () => {
     expect(cacheEntries()).toEqual([]);
   });
 
+  test("a second network's IP from a result naming no interface (CNI 0.2.0) is among the pod's IPs, as go-cni credits it to eth0", async () => {
+    env.writeConflist();
+    env.writePlugin('legacy', `#!/bin/sh\ncat >/dev/null\n[ "$CNI_COMMAND" = ADD ] && echo '{"cniVersion":"0.2.0","ip4":{"ip":"10.99.7.5/24"}}'\nexit 0\n`);
+    writeFileSync(join(env.confDir, '20-legacy.conf'), JSON.stringify({ cniVersion: '0.2.0', name: 'legacy', type: 'legacy' }));
+    const two = new CniManager({ confDir: env.confDir, binDirs: env.binDirs, cacheDir: env.cacheDir, maxConfNum: 2 });
+    const { req } = await newPod();
+    const { ips, result } = await two.setupPodNetwork(req);
+    expect(ips).toHaveLength(2);
+    expect(ips[0]).toMatch(new RegExp(`^${env.subnetPrefix.replace(/\./g, '\\.')}\\.`));
+    expect(ips[1]).toBe('10.99.7.5');
+    expect(result.interfaces.eth1).toBeUndefined();
+    await two.teardownPodNetwork(req);
+    expect(env.allocatedIPs()).toEqual([]);
+  });
+
   test('a plugin missing from bin_dirs is named, and nothing is left', async () => {
     env.writeConflist([{ type: 'no-such-plugin' }]);
     const { req } = await newPod();
