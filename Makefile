@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 # Debian packages berth drives or tests against (see README "Real parts").
 DEB_PACKAGES := runc containerd containernetworking-plugins iproute2 iptables busybox-static \
-                docker-registry gcc libc6-dev make python3 g++ attr util-linux strace
+                docker-registry gcc libc6-dev make python3 g++ attr util-linux strace zstd
 CONFIG ?= configs/berth.toml
 
 .PHONY: deps build gen images run test bench e2e e2e-cluster lint clean

@@ -3,6 +3,7 @@
 import { Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { unimplemented } from '../errdefs/errors';
+import { zstdDecompressedByTool } from './zstd_process';
 
 export type Compression = 'none' | 'gzip' | 'zstd' | 'bzip2' | 'xz';
 
@@ -67,7 +68,7 @@ export async function decompressed(source: AsyncIterable<Buffer | Uint8Array>): 
     case 'zstd': {
       const zstd = zstdFactory();
       if (zstd) return { stream: raw.pipe(withErrors(raw, zstd({ chunkSize: DECOMPRESSED_CHUNK_BYTES }) as unknown as zlib.Gunzip)), compression };
-      break;
+      return { stream: zstdDecompressedByTool(raw, DECOMPRESSED_CHUNK_BYTES), compression };
     }
     default:
       break;
