@@ -21,6 +21,24 @@ export const MediaType = {
 export const isIndexType = (mt: string): boolean => mt === MediaType.ociIndex || mt === MediaType.dockerManifestList;
 export const isManifestType = (mt: string): boolean => mt === MediaType.ociManifest || mt === MediaType.dockerManifest;
 
+const DOCKER_LAYER_TYPES: ReadonlySet<string> = new Set([
+  MediaType.dockerLayer,
+  MediaType.dockerLayerGzip,
+  'application/vnd.docker.image.rootfs.foreign.diff.tar',
+  'application/vnd.docker.image.rootfs.foreign.diff.tar.gzip',
+]);
+
+/**
+ * A manifest entry that is a filesystem layer (containerd's images.IsLayerType): any OCI layer
+ * type, or Docker's (suffixes after '+' ignored). Other entries a manifest may list among its
+ * layers (signatures, attestations) are no part of the rootfs and have no diff ID.
+ */
+export const isLayerType = (mt: string): boolean =>
+  mt.startsWith('application/vnd.oci.image.layer.') || DOCKER_LAYER_TYPES.has(mt.split('+')[0]!);
+
+/** The entries of a manifest's `layers` that make the rootfs, in order. */
+export const imageLayers = (manifest: { layers: Descriptor[] }): Descriptor[] => manifest.layers.filter((l) => isLayerType(l.mediaType));
+
 /** Accept header for manifest requests, in order of preference. */
 export const MANIFEST_ACCEPT = [
   MediaType.ociIndex,
@@ -122,12 +140,23 @@ function check<T>(what: string, schema: z.ZodType<T>, value: unknown): T {
   return res.data;
 }
 
+/**
+ * Docker's schema 1 (deprecated since 2017, refused by registries since 2020): containerd 1.6
+ * converts it; berth says what it is instead of how its fields differ from schema 2.
+ */
+function refuseSchema1(what: string, doc: unknown): unknown {
+  if ((doc as { schemaVersion?: unknown } | null)?.schemaVersion === 1) {
+    throw invalidArgument(`${what}: a Docker schema 1 manifest, which berth does not read (push the image again with a current tool)`);
+  }
+  return doc;
+}
+
 export function parseManifest(what: string, data: Buffer): Manifest {
-  return check(what, manifestSchema, parseJSON(what, data)) as Manifest;
+  return check(what, manifestSchema, refuseSchema1(what, parseJSON(what, data))) as Manifest;
 }
 
 export function parseIndex(what: string, data: Buffer): Index {
-  return check(what, indexSchema, parseJSON(what, data)) as Index;
+  return check(what, indexSchema, refuseSchema1(what, parseJSON(what, data))) as Index;
 }
 
 /** Media type of a manifest document when the descriptor did not say (OCI allows omitting it). */

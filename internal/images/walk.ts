@@ -4,6 +4,7 @@ import type { ContentStore, Descriptor } from '../content/types';
 import { failedPrecondition, invalidArgument, isNotFound, kindOf, notFound, wrap } from '../errdefs/errors';
 import { MAX_CONFIG_BYTES, MAX_MANIFEST_BYTES, readDocument } from './document';
 import {
+  imageLayers,
   isIndexType,
   isManifestType,
   parseImageConfig,
@@ -93,12 +94,11 @@ export async function resolveImage(
         `${what}: no manifest for platform ${formatPlatform(matcher.wanted)}: ${desc.digest} names none in its index and is for ${config.os || '?'}/${config.architecture || '?'} by its config`,
       );
     }
-    if (config.diffIds.length !== manifest.layers.length) {
-      throw invalidArgument(
-        `${what}: config ${manifest.config.digest} lists ${config.diffIds.length} diff_ids for ${manifest.layers.length} layers`,
-      );
+    const layers = imageLayers(manifest);
+    if (config.diffIds.length !== layers.length) {
+      throw invalidArgument(`${what}: config ${manifest.config.digest} lists ${config.diffIds.length} diff_ids for ${layers.length} layers`);
     }
-    return { target, manifestDesc: desc, manifest, configDesc: manifest.config, config, layers: manifest.layers };
+    return { target, manifestDesc: desc, manifest, configDesc: manifest.config, config, layers };
   }
   throw invalidArgument(`${what}: indexes nested more than ${MAX_INDEX_DEPTH} deep`);
 }
@@ -110,7 +110,8 @@ export async function resolveImage(
  */
 export function imageSize(image: ResolvedImage): number {
   const index = image.target.digest === image.manifestDesc.digest ? 0 : image.target.size;
-  return image.layers.reduce((sum, l) => sum + l.size, index + image.manifestDesc.size + image.configDesc.size);
+  // Every entry of the manifest, as containerd's walk counts it (a signature listed among the layers too).
+  return image.manifest.layers.reduce((sum, l) => sum + l.size, index + image.manifestDesc.size + image.configDesc.size);
 }
 
 /**

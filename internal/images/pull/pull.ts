@@ -11,7 +11,7 @@ import { silentLogger } from '../../log/logger';
 import { checkDocumentSize, MAX_CONFIG_BYTES, MAX_MANIFEST_BYTES, readDocument } from '../document';
 import { collectGarbage } from '../gc';
 import type { ImageDeps, UnpackFn } from '../import';
-import { isIndexType, parseIndex, parseManifest } from '../oci';
+import { imageLayers, isIndexType, parseIndex, parseManifest } from '../oci';
 import { objectOf, parseReference, recordName, type Reference } from '../reference';
 import type { ImageRecord } from '../store';
 import { onlyPlatform } from '../platforms';
@@ -108,7 +108,9 @@ export class Puller {
       // A layer that cannot be unpacked stops the downloads still going (as containerd's unpacker
       // cancels its fetches): a bad first layer must not have every later one fetched first.
       const unpackFailed = new AbortController();
-      const layers = this.fetchLayers(client, manifest.layers, lease, opts, AbortSignal.any([signal, unpackFailed.signal]));
+      // The rootfs layers only (as resolveImage lists them, so the indexes agree): a signature or
+      // attestation listed among them is not fetched.
+      const layers = this.fetchLayers(client, imageLayers(manifest), lease, opts, AbortSignal.any([signal, unpackFailed.signal]));
       const resolved = await resolveImage(content, root.desc, platform, `image ${name}`).catch(async (err: unknown) => {
         await layers.all.catch(() => undefined);
         throw err;

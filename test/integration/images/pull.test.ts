@@ -171,6 +171,28 @@ describe('pull from a registry', () => {
     expect(kindOf(await env.images.get(`${registry.host}/noplatform:v1`).catch((e: unknown) => e))).toBe('NotFound');
   });
 
+  it('unpacks the layers among the entries of a manifest and leaves out a signature listed there, unfetched', async () => {
+    const tiny = await tinyImage('signed');
+    const signature = Buffer.from('not a layer');
+    const manifest = Buffer.from(
+      JSON.stringify({
+        ...JSON.parse(tiny.manifest.toString()),
+        layers: [
+          { mediaType: MediaType.ociLayerGzip, digest: sha(tiny.layer), size: tiny.layer.length },
+          { mediaType: 'application/vnd.example.signature', digest: sha(signature), size: signature.length },
+        ],
+      }),
+    );
+    await pushBlob(registry.url, 'signed', tiny.config);
+    await pushBlob(registry.url, 'signed', tiny.layer);
+    await pushBlob(registry.url, 'signed', signature);
+    await pushManifest(registry.url, 'signed', 'v1', MediaType.ociManifest, manifest);
+    const record = await env.images.pull(`${registry.host}/signed:v1`);
+    expect(record.configDigest).toBe(sha(tiny.config));
+    expect(await env.content.has(sha(tiny.layer))).toBe(true);
+    expect(await env.content.has(sha(signature))).toBe(false);
+  });
+
   it('resolves registry.k8s.io/pause:3.9 through a hosts.toml mirror', async () => {
     const configPath = mkdtempSync(join(tmpdir(), 'berth-certs.d-'));
     extra.push(() => rmSync(configPath, { recursive: true, force: true }));
