@@ -1,25 +1,44 @@
 // Performs Mount data with mount(2): mountAll stacks a list onto one target (undoing what it did
 // when a later mount fails), unmountAll peels every mount off a target.
-import { join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { BerthError, internal, invalidArgument, messageOf } from '../errdefs/errors';
 import * as sys from '../sys/fs';
 import { parseMountOptions } from './options';
 import type { Mount } from './types';
 
 // The kernel copies at most one page of mount data; longer overlay lowerdir lists fail with a
-// confusing EINVAL, so we refuse them with a message instead.
+// confusing EINVAL. Such a list is made relative to the lower dirs' common parent and mounted from
+// there (containerd's compactLowerdirOption and mountAt: an image of ~95 layers or more), and what
+// still does not fit is refused with a message.
 const MAX_MOUNT_DATA = 4095;
+
+/** `data` with its lowerdirs relative to their common parent directory, or undefined when they have none to share. */
+export function compactLowerdir(data: string): { dir: string; data: string } | undefined {
+  const options = data.split(',');
+  const at = options.findIndex((o) => o.startsWith('lowerdir='));
+  if (at < 0) return undefined;
+  const lowers = options[at]!.slice('lowerdir='.length).split(':');
+  if (lowers.length < 2 || !lowers.every((l) => isAbsolute(l))) return undefined;
+  let dir = dirname(lowers[0]!);
+  while (dir !== '/' && !lowers.every((l) => l.startsWith(`${dir}/`))) dir = dirname(dir);
+  if (dir === '/') return undefined;
+  options[at] = `lowerdir=${lowers.map((l) => l.slice(dir.length + 1)).join(':')}`;
+  return { dir, data: options.join(',') };
+}
 
 /** Mounts one Mount on `target` (a directory that exists). */
 export function mountOne(m: Mount, target: string): void {
   const dest = m.target ? join(target, m.target) : target;
   const { flags, propagation, data } = parseMountOptions(m.options);
-  if (Buffer.byteLength(data) > MAX_MOUNT_DATA) {
-    throw invalidArgument(`mount ${m.type} on ${dest}: options are ${Buffer.byteLength(data)} bytes, over the ${MAX_MOUNT_DATA}-byte limit`);
-  }
   const type = m.type === 'bind' ? 'none' : m.type;
+  const compact = Buffer.byteLength(data) > MAX_MOUNT_DATA ? compactLowerdir(data) : undefined;
+  const size = Buffer.byteLength(compact?.data ?? data);
+  if (size > MAX_MOUNT_DATA) {
+    throw invalidArgument(`mount ${m.type} on ${dest}: options are ${size} bytes${compact ? ' with the lower dirs relative' : ''}, over the ${MAX_MOUNT_DATA}-byte limit`);
+  }
   // A remount with no data only changes flags (the read-only pass below covers bind mounts).
-  if ((flags & sys.MS_REMOUNT) === 0 || data !== '') sys.mount(m.source, dest, type, flags & ~sys.MS_REMOUNT, data);
+  if (compact) sys.mountIn(compact.dir, m.source, resolve(dest), type, flags & ~sys.MS_REMOUNT, compact.data);
+  else if ((flags & sys.MS_REMOUNT) === 0 || data !== '') sys.mount(m.source, dest, type, flags & ~sys.MS_REMOUNT, data);
   try {
     for (const p of propagation) sys.mount('', dest, '', p, '');
     // Bind mounts ignore MS_RDONLY on the first call: read-only takes a remount.

@@ -4,6 +4,7 @@ import { loadAddon } from './addon';
 
 interface FsAddon {
   mount(source: string, target: string, fstype: string, flags: number, data: string): void;
+  mountIn(dir: string, source: string, target: string, fstype: string, flags: number, data: string): void;
   umount2(target: string, flags: number): void;
   mknod(path: string, mode: number, major: number, minor: number): void;
   mkfifo(path: string, mode: number): void;
@@ -57,6 +58,11 @@ export const XATTR_REPLACE = 0x2;
 
 export function mount(source: string, target: string, fstype: string, flags: number, data = ''): void {
   addon().mount(source, target, fstype, flags, data);
+}
+
+/** mount(2) made with `dir` as the working directory (relative paths in `data` are from there); the process's own is untouched. */
+export function mountIn(dir: string, source: string, target: string, fstype: string, flags: number, data = ''): void {
+  addon().mountIn(dir, source, target, fstype, flags, data);
 }
 
 export function umount2(target: string, flags = 0): void {

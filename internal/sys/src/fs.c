@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -112,6 +114,66 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
   result = void_result(env, mount(source, target, fstype, (unsigned long)flags, data[0] ? data : NULL), "mount",
                        target);
 out:
+  free(source);
+  free(target);
+  free(fstype);
+  free(data);
+  return result;
+}
+
+/* A mount made with `dir` as the working directory, so that relative paths in its data (overlay's
+ * lowerdir) are taken from there: on a thread of its own that stops sharing the process's working
+ * directory first (unshare(CLONE_FS)), as containerd's mountAt forks a helper; the rest of the
+ * process never sees the change. */
+struct mount_in_job {
+  const char *dir, *source, *target, *fstype, *data;
+  unsigned long flags;
+  int rc, err;
+  const char *failed_call;
+};
+
+static void *mount_in_thread(void *arg) {
+  struct mount_in_job *job = arg;
+  if (unshare(CLONE_FS) != 0) {
+    job->rc = -1, job->err = errno, job->failed_call = "unshare(CLONE_FS)";
+  } else if (chdir(job->dir) != 0) {
+    job->rc = -1, job->err = errno, job->failed_call = "chdir";
+  } else {
+    job->rc = mount(job->source, job->target, job->fstype, job->flags, job->data[0] ? job->data : NULL);
+    job->err = job->rc != 0 ? errno : 0;
+    job->failed_call = "mount";
+  }
+  return NULL;
+}
+
+/* mountIn(dir, source, target, fstype, flags, data): mount(2) with `dir` as the working directory. */
+static napi_value js_mount_in(napi_env env, napi_callback_info info) {
+  napi_value argv[6];
+  if (get_args(env, info, 6, argv) != 0) return NULL;
+  char *dir = NULL, *source = NULL, *target = NULL, *fstype = NULL, *data = NULL;
+  int64_t flags = 0;
+  napi_value result = NULL;
+  if ((dir = arg_string(env, argv[0], "dir")) == NULL) goto out;
+  if ((source = arg_string(env, argv[1], "source")) == NULL) goto out;
+  if ((target = arg_string(env, argv[2], "target")) == NULL) goto out;
+  if ((fstype = arg_string(env, argv[3], "fstype")) == NULL) goto out;
+  if (arg_int64(env, argv[4], "flags", &flags) != 0) goto out;
+  if ((data = arg_string(env, argv[5], "data")) == NULL) goto out;
+  struct mount_in_job job = {dir, source, target, fstype, data, (unsigned long)flags, 0, 0, "mount"};
+  pthread_t thread;
+  int rc = pthread_create(&thread, NULL, mount_in_thread, &job);
+  if (rc != 0) {
+    result = berth_throw_errno(env, rc, "pthread_create", target);
+    goto out;
+  }
+  pthread_join(thread, NULL);
+  if (job.rc != 0) {
+    result = berth_throw_errno(env, job.err, job.failed_call, strcmp(job.failed_call, "chdir") == 0 ? dir : target);
+  } else {
+    result = undefined(env);
+  }
+out:
+  free(dir);
   free(source);
   free(target);
   free(fstype);
@@ -286,6 +348,7 @@ out:
 napi_status berth_register_fs(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"mount", NULL, js_mount, NULL, NULL, NULL, napi_default, NULL},
+      {"mountIn", NULL, js_mount_in, NULL, NULL, NULL, napi_default, NULL},
       {"umount2", NULL, js_umount2, NULL, NULL, NULL, napi_default, NULL},
       {"mknod", NULL, js_mknod, NULL, NULL, NULL, napi_default, NULL},
       {"mkfifo", NULL, js_mkfifo, NULL, NULL, NULL, napi_default, NULL},

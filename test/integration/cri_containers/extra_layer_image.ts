@@ -1,4 +1,4 @@
-// A test image made on the fly: the busybox test image's layer plus one layer of `entries` (e.g. an
+// A test image made on the fly: the busybox test image's layer plus layers of `entries` (e.g. an
 // /etc/group of its own), optionally declaring VOLUMEs, written as an OCI archive under `dir` and
 // imported through Admin/ImportImage.
 import { join } from 'node:path';
@@ -16,8 +16,13 @@ function layerOf(tar: Buffer): BuiltLayer {
 }
 
 export async function importBusyboxWith(client: CriClient, dir: string, name: string, entries: TarEntry[], volumes: string[] = []): Promise<void> {
+  await importBusyboxWithLayers(client, dir, name, [entries], volumes);
+}
+
+/** As importBusyboxWith, with a layer for each of `layerEntries`, in order, above busybox's. */
+export async function importBusyboxWithLayers(client: CriClient, dir: string, name: string, layerEntries: TarEntry[][], volumes: string[] = []): Promise<void> {
   const busybox = await readOciArchive((await testImages()).busyboxOci);
-  const layers = [layerOf(busybox.layerTars[0]!), layerOf(await buildTar(entries))];
+  const layers = [layerOf(busybox.layerTars[0]!), ...(await Promise.all(layerEntries.map(async (entries) => layerOf(await buildTar(entries)))))];
   const config = Buffer.from(
     JSON.stringify({
       architecture: 'amd64',
