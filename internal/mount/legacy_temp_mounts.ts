@@ -2,12 +2,11 @@
 // where no start swept them: one killed mid-unpack left them there for good, showing snapshot
 // directories its successor then deleted. The start sweeps those whose mounted directory lies under
 // this berth's own directory, and only those: another root's, or anything else in /tmp, is not ours.
-import { readFileSync, realpathSync, rmdirSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, posix } from 'node:path';
-import * as sys from '../sys/fs';
-import { unmountAll } from './mount';
 import { mountHolding, parseMountInfo, type MountInfoLine } from './mount_info';
+import { removeMountPoint } from './temp';
 
 const LEGACY_NAME = /^berth-mount-[A-Za-z0-9]{6}$/;
 
@@ -38,14 +37,5 @@ export function cleanupLegacyTempMounts(ownDir: string, failed: (target: string,
     failed(ownDir, err);
     return [];
   }
-  return targets.flatMap((target) => {
-    try {
-      unmountAll(target, sys.MNT_DETACH);
-      rmdirSync(target);
-      return [target];
-    } catch (err) {
-      failed(target, err);
-      return [];
-    }
-  });
+  return targets.filter((target) => removeMountPoint(target, failed));
 }

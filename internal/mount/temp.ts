@@ -29,17 +29,19 @@ export function cleanupTempMounts(dir: string, failed: (target: string, err: unk
     if (sys.errnoCode(err) !== 'ENOENT') failed(dir, err);
     return [];
   }
-  return names.flatMap((name) => {
-    const target = join(dir, name);
-    try {
-      unmountAll(target, sys.MNT_DETACH);
-      rmdirSync(target);
-      return [target];
-    } catch (err) {
-      failed(target, err);
-      return [];
-    }
-  });
+  return names.map((name) => join(dir, name)).filter((target) => removeMountPoint(target, failed));
+}
+
+/** Unmounts what a leftover mount point shows (lazily) and removes it; false, with `failed` told, when it cannot. */
+export function removeMountPoint(target: string, failed: (target: string, err: unknown) => void): boolean {
+  try {
+    unmountAll(target, sys.MNT_DETACH);
+    rmdirSync(target);
+    return true;
+  } catch (err) {
+    failed(target, err);
+    return false;
+  }
 }
 
 export async function withTempMount<T>(mounts: readonly Mount[], fn: (root: string) => Promise<T>, opts: TempMountOptions = {}): Promise<T> {
