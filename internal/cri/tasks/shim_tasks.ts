@@ -208,7 +208,7 @@ export class ShimTaskService implements TaskService {
     const existing = this.tasks.get(id);
     if (existing) return existing;
     try {
-      const task = await this.runtime.loadTask({ namespace: CRI_NAMESPACE, id, runtimeName: runtime.config.runtime_type, spec });
+      const task = await this.runtime.loadTask({ namespace: CRI_NAMESPACE, id, runtimeName: runtime.config.runtime_type, spec, runcOptions: runcOptions(runtime) });
       return this.track(task);
     } catch (err) {
       if (isNotFound(err)) return undefined; // no bundle: nothing ever ran or it was deleted

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, wr
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alreadyExists, failedPrecondition, invalidArgument, messageOf, notFound } from '../../errdefs/errors';
+import type { Options as RuncOptions } from '../../api/gen/containerd/runc/v1/Options';
 import * as sys from '../../sys/fs';
 
 export const TASK_DIR = 'io.containerd.runtime.v2.task';
@@ -46,6 +47,13 @@ export function unmountRootfs(path: string): void {
 }
 
 export class Bundle {
+  /**
+   * What the runc shim writes beside config.json at Create and its `delete` subcommand reads back
+   * (`runtime`: runc's binary name; `options.json`: the runc options, its root among them); written
+   * again into a directory made again, or that `delete` would fail before its `runc delete`.
+   */
+  private shimFiles = { runtime: '', options: '{}' };
+
   private constructor(
     readonly stateDir: string,
     readonly namespace: string,
@@ -87,12 +95,14 @@ export class Bundle {
 
   /**
    * The bundle of a task that runs although someone removed its directory (a /run cleaner, an
-   * operator's rm), made again from the spec its task was created with, so that its shim can be
-   * reached and runc can run in it again (restart recovery; Bundle.load said NotFound).
+   * operator's rm), made again from the spec its record holds (a pre-start hook's rewrite of it is
+   * not recorded), so that its shim can be reached and runc can run in it again (restart
+   * recovery; Bundle.load said NotFound).
    */
-  static async restore(stateDir: string, namespace: string, id: string, spec: object): Promise<Bundle> {
+  static async restore(stateDir: string, namespace: string, id: string, spec: object, runcOptions?: RuncOptions): Promise<Bundle> {
     const path = bundlePath(stateDir, namespace, id);
     const bundle = new Bundle(stateDir, namespace, id, path);
+    bundle.setRuncOptions(runcOptions);
     const made = bundle.restoreDirectory();
     try {
       await writeFile(join(path, 'config.json'), JSON.stringify(spec), { mode: 0o600 });
@@ -113,7 +123,15 @@ export class Bundle {
     mkdirSync(join(this.stateDir, TASK_DIR, this.namespace), { recursive: true, mode: 0o711 });
     mkdirSync(this.path, { recursive: true, mode: 0o700 });
     mkdirSync(this.rootfs, { recursive: true, mode: 0o711 });
+    writeFileSync(join(this.path, 'runtime'), this.shimFiles.runtime, { mode: 0o600 });
+    writeFileSync(join(this.path, 'options.json'), this.shimFiles.options, { mode: 0o600 });
     return true;
+  }
+
+  /** The runc options the task's shim was given, as the shim records them (Go's JSON: unset fields left out). */
+  setRuncOptions(options: RuncOptions | undefined): void {
+    const set = Object.entries(options ?? {}).filter(([, v]) => v !== undefined && v !== '' && v !== false && v !== 0);
+    this.shimFiles = { runtime: options?.binary_name ?? '', options: JSON.stringify(Object.fromEntries(set)) };
   }
 
   /** Every bundle under stateDir, as [namespace, id] pairs. */

@@ -6,7 +6,7 @@ import { packAny, TypeNames } from '../../api/containerd';
 import type { Mount } from '../../api/gen/containerd/types/Mount';
 import type { DeleteResponse__Output } from '../../api/gen/containerd/task/v2/DeleteResponse';
 import type { Options } from '../../api/gen/containerd/runc/v1/Options';
-import { isNotFound, kindOf, messageOf, wrap } from '../../errdefs/errors';
+import { isNotFound, kindOf, messageOf, notFound, wrap } from '../../errdefs/errors';
 import type { EventBus } from '../../events/bus';
 import { dateToTimestamp } from '../../events/types';
 import type { Logger } from '../../log/logger';
@@ -64,10 +64,12 @@ export interface LoadTaskOptions {
   id: string;
   runtimeName?: string;
   /**
-   * The spec the task was created with, from the caller's record: a bundle someone removed is made
-   * again from it when the task's shim still runs the task (restoreLostBundle).
+   * The task's spec from the caller's record: a bundle someone removed is made again from it, and
+   * kept when the task's shim still runs the task or cannot be reached (then cleaned up as usual).
    */
   spec?: object;
+  /** The runc options the task's shim was started with (written into a bundle made again). */
+  runcOptions?: Options;
 }
 
 /** How long the undo of an unanswered Create waits for the shim's Delete (containerd's rollback has a minute for all of it). */
@@ -134,6 +136,7 @@ export class RuntimeV2 implements TaskHost {
     const log = this.log.with({ namespace: opts.namespace, taskId: opts.id });
     try {
       const bundle = await Bundle.create(this.config.stateDir, opts.namespace, opts.id, opts.spec);
+      bundle.setRuncOptions(opts.runcOptions);
       undo.push(() => bundle.remove());
       const group = shimGroupOf(opts.spec);
       const joined = group === undefined ? undefined : await this.shims.joinGroup(bundle, binary, group);
@@ -188,18 +191,32 @@ export class RuntimeV2 implements TaskHost {
     const binary = () => this.shimBinaries.resolve(opts.runtimeName ?? DEFAULT_RUNTIME);
     const log = this.log.with({ namespace: opts.namespace, taskId: opts.id });
     let bundle: Bundle;
+    let restored = false;
     try {
       bundle = Bundle.load(this.config.stateDir, opts.namespace, opts.id);
+      bundle.setRuncOptions(opts.runcOptions);
     } catch (err) {
       if (!isNotFound(err) || opts.spec === undefined) throw err;
-      return this.restoreLostBundle(opts, opts.spec, err);
+      // Someone removed it while the task may still run: made again, its shim is reached through
+      // the address the shim computes (the group's, from the spec).
+      bundle = await Bundle.restore(this.config.stateDir, opts.namespace, opts.id, opts.spec, opts.runcOptions);
+      restored = true;
     }
-    const shimLog = ShimLog.reopen(bundle.logPath, log);
+    const shimLog = restored ? undefined : ShimLog.reopen(bundle.logPath, log);
     let conn: ShimConnection | undefined;
     try {
       conn = await this.shims.reconnect(bundle, binary);
-      return await this.loadFrom(conn, bundle, shimLog);
+      const task = await this.loadFrom(conn, bundle, shimLog);
+      if (restored) log.warn("made a task's bundle again from its record: someone removed it while the task ran", { shim: conn.address });
+      return task;
     } catch (err) {
+      if (restored && conn && isNotFound(err)) {
+        // The shim runs but has no such task: nothing of it is left, and the bundle goes again.
+        conn.members.delete(opts.id);
+        if (conn.members.size === 0) await this.shims.release(conn, opts.id);
+        bundle.remove();
+        throw notFound(`task ${opts.namespace}/${opts.id}: its bundle was gone and its shim does not know it`, err);
+      }
       log.warn('cannot reach the task shim; cleaning up with delete', { error: messageOf(err) });
       if (conn) conn.members.delete(opts.id);
       const wedged = kindOf(err) === 'DeadlineExceeded';
@@ -237,37 +254,6 @@ export class RuntimeV2 implements TaskHost {
     const task = new Task(this, bundle, conn, state.pid, shimLog, state.status, waiting);
     this.tasks.set(key(bundle.namespace, bundle.id), task);
     return task;
-  }
-
-  /**
-   * loadTask for a task whose bundle is gone: the bundle is made again from `spec` and the task
-   * reached through the address its shim computes (the group's, from the spec). Kept only when the
-   * shim still has the task; otherwise removed again and `missing` (NotFound) thrown, as before:
-   * nothing of the task is left to clean up with it.
-   */
-  private async restoreLostBundle(opts: LoadTaskOptions, spec: object, missing: unknown): Promise<Task> {
-    const binary = () => this.shimBinaries.resolve(opts.runtimeName ?? DEFAULT_RUNTIME);
-    let bundle: Bundle | undefined;
-    let conn: ShimConnection | undefined;
-    try {
-      bundle = await Bundle.restore(this.config.stateDir, opts.namespace, opts.id, spec);
-      conn = await this.shims.reconnect(bundle, binary);
-      const task = await this.loadFrom(conn, bundle, undefined);
-      this.log.warn("made a task's bundle again from its record: someone removed it while the task ran", { namespace: opts.namespace, taskId: opts.id, shim: conn.address });
-      return task;
-    } catch (err) {
-      this.log.debug("a task whose bundle is gone is not in its shim either", { namespace: opts.namespace, taskId: opts.id, error: messageOf(err) });
-      if (conn) {
-        conn.members.delete(opts.id);
-        if (conn.members.size === 0) await this.shims.release(conn, opts.id);
-      }
-      try {
-        bundle?.remove();
-      } catch (removeErr) {
-        this.log.warn('cannot remove the bundle made again for a task that is gone', { taskId: opts.id, error: messageOf(removeErr) });
-      }
-      throw missing;
-    }
   }
 
   /** loadTask for every bundle on disk; `runtimeOf` names each task's runtime (default runc v2). */

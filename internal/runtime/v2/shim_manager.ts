@@ -185,8 +185,12 @@ export class ShimManager {
     return shimSocketAddress(this.config.address, bundle.namespace, shimGroupOf(bundle.id, annotations));
   }
 
-  /** The `delete` subcommand for a task whose shim is gone (or never answered). */
+  /**
+   * The `delete` subcommand for a task whose shim is gone (or never answered). It runs in the
+   * bundle, and reads what the shim wrote there: a bundle someone removed is made again first.
+   */
   async deleteWithBinary(bundle: Bundle, binary: string): Promise<DeleteResponse__Output> {
+    if (bundle.restoreDirectory()) this.config.logger.warn("made the task's bundle directory again for the shim's delete: someone removed it", { taskId: bundle.id });
     return shimDelete(this.invocation(bundle, binary));
   }
 

@@ -5,13 +5,13 @@
 // can then neither stop the container nor, after a restart, see it: it reads EXITED while its
 // process, shim and cgroup run on past the pod's removal.
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { callError } from '../../harness/cri_client';
 import { createBerthEnv, deadline, SLEEPER, type BerthEnv } from './berth_env';
 import { leaks, shimsOf } from './host_state';
-import { processAndShim } from './probes';
+import { processAndShim, until } from './probes';
 
 jest.setTimeout(240_000);
 
@@ -111,6 +111,27 @@ describe('a task whose bundle directory was removed', () => {
     await env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline());
     await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
     expect(shimsOf(env.daemon.socket)).toEqual([]);
+    expect(leaks(env.host())).toEqual([]);
+  });
+
+  it('made again, still lets the shim `delete` end its container when the shim dies', async () => {
+    // The shim's `delete` reads the `runtime` and `options.json` the shim wrote at Create: without
+    // them it fails before its `runc delete --force`, and the container runs on with no owner.
+    const { podId, config } = await env.runPod('lost-bundle-dead-shim');
+    const id = await env.create(podId, config, 'app', SLEEPER);
+    await env.client.runtime.StartContainer({ container_id: id }, deadline());
+    const { pid, shim } = await processAndShim(env.client, id);
+    removeBundle(id);
+    removeBundle(podId);
+    await env.client.runtime.ExecSync({ container_id: id, cmd: ['true'], timeout: 30 }, deadline());
+    expect(readFileSync(join(bundleOf(id), 'runtime'), 'utf8')).toBe('');
+
+    process.kill(shim, 'SIGKILL');
+    await env.waitState(id, 'CONTAINER_EXITED');
+    await until('the container process to be ended by delete', () => !alive(pid));
+    await env.client.runtime.StopPodSandbox({ pod_sandbox_id: podId }, deadline());
+    await env.client.runtime.RemovePodSandbox({ pod_sandbox_id: podId }, deadline());
+    expect(env.daemon.stderr()).not.toMatch(/shim delete.*failed/);
     expect(leaks(env.host())).toEqual([]);
   });
 
