@@ -10,21 +10,27 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const GONE_WAIT_MS = 2_000;
 
-/** The parent PID and state letter from /proc/<pid>/stat (fields after the command's ')'). */
-function statOf(pid: number): { ppid: number; state: string } | undefined {
+/** State letter, parent PID and start time from /proc/<pid>/stat (fields after the command's ')'). */
+function statOf(pid: number): { ppid: number; state: string; start: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(ppid), state: state ?? '' };
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', ppid: Number(fields[1]), start: fields[19] ?? '' };
   } catch {
     return undefined;
   }
 }
 
-/** PIDs of processes not this one's children whose environment names `containerId` to a plugin. */
-export function leftoverPlugins(containerId: string, procDir = '/proc'): number[] {
+interface Leftover {
+  pid: number;
+  /** Its start time: a PID reused since it was found is not the same process. */
+  start: string;
+}
+
+/** Processes, not this one's children, whose environment names `containerId` to a plugin. */
+export function leftoverPlugins(containerId: string, procDir = '/proc'): Leftover[] {
   const marker = `CNI_CONTAINERID=${containerId}`;
-  const found: number[] = [];
+  const found: Leftover[] = [];
   for (const name of readdirSync(procDir)) {
     if (!/^\d+$/.test(name)) continue;
     let environ: string;
@@ -35,7 +41,8 @@ export function leftoverPlugins(containerId: string, procDir = '/proc'): number[
     }
     if (!environ.split('\0').includes(marker)) continue;
     const pid = Number(name);
-    if (statOf(pid)?.ppid !== process.pid) found.push(pid);
+    const stat = statOf(pid);
+    if (stat && stat.ppid !== process.pid) found.push({ pid, start: stat.start });
   }
   return found;
 }
@@ -45,10 +52,16 @@ const running = (pid: number) => {
   return stat !== undefined && stat.state !== 'Z';
 };
 
-/** SIGKILLs the leftover plugins of `containerId` with their process groups; returns their PIDs once they are gone. */
+/**
+ * SIGKILLs the leftover plugins of `containerId` with their process groups; returns their PIDs once
+ * they are gone. Recovery calls it before berthd serves, so no plugin of its own is running.
+ */
 export async function endLeftoverPlugins(containerId: string): Promise<number[]> {
-  const pids = leftoverPlugins(containerId);
-  for (const pid of pids) {
+  const found = leftoverPlugins(containerId);
+  const pids: number[] = [];
+  for (const { pid, start } of found) {
+    if (statOf(pid)?.start !== start) continue; // gone, and its PID perhaps another's now
+    pids.push(pid);
     try {
       process.kill(-pid, 'SIGKILL'); // a plugin leads its own group
     } catch {

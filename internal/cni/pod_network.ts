@@ -187,7 +187,7 @@ export class CniManager {
       // whichever network gave it, as go-cni credits it: added to eth0's, not in place of them.
       for (const [name, iface] of Object.entries(podInterfaces(res, DEFAULT_IFNAME))) {
         const seen = result.interfaces[name];
-        result.interfaces[name] = seen ? { ...iface, ipConfigs: [...seen.ipConfigs, ...iface.ipConfigs] } : iface;
+        result.interfaces[name] = seen ? { ...seen, ...iface, ipConfigs: [...seen.ipConfigs, ...iface.ipConfigs] } : iface;
       }
       result.routes.push(...res.routes);
       if (Object.keys(res.dns).length > 0) result.dns.push(res.dns);

@@ -46,7 +46,7 @@ export function openFailure(err: unknown, path: string): unknown {
   if (code === undefined) return err;
   const message = (err as Error).message;
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return new DatabaseCorruptError(message, path, { cause: err });
-  if (code === 'SQLITE_BUSY') {
+  if (code.startsWith('SQLITE_BUSY')) {
     return failedPrecondition(`metadata database ${path} is held by another process (a berthd older than 2026-12-04 locks its root only by a PID file): ${message}`, err);
   }
   return new Error(`metadata database ${path}: ${message} (${code})`, { cause: err });

@@ -10,21 +10,28 @@ import { removeMountPoint } from './temp';
 
 const LEGACY_NAME = /^berth-mount-[A-Za-z0-9]{6}$/;
 
+/** The directories an overlay mount stacks, as its options named them. */
+function overlayDirs(superOptions: string): string[] {
+  return superOptions.split(',').flatMap((o) => {
+    const [key, value] = [o.slice(0, o.indexOf('=')), o.slice(o.indexOf('=') + 1)];
+    return key === 'lowerdir' ? value.split(':') : key === 'upperdir' || key === 'workdir' ? [value] : [];
+  });
+}
+
 /**
  * Mount points named as the old temp mounts, directly in `tmpDir`, of a directory under `ownDir`
- * (both real paths): same device, and a root within the filesystem under ownDir's own.
+ * (both real paths): a bind of one (same device, a root within the filesystem under ownDir's own),
+ * or an overlay of them (a layer applied on its parents, a view of a parent chain).
  */
 export function legacyTempMounts(ownDir: string, tmpDir: string, mounts: readonly MountInfoLine[]): string[] {
   const holder = mountHolding(ownDir, mounts);
   if (holder === undefined) return [];
   const inFs = posix.join(holder.root, holder.mountPoint === '/' ? ownDir : ownDir.slice(holder.mountPoint.length));
-  const found = mounts.filter(
-    (m) =>
-      dirname(m.mountPoint) === tmpDir &&
-      LEGACY_NAME.test(basename(m.mountPoint)) &&
-      m.device === holder.device &&
-      m.root.startsWith(`${inFs}/`),
-  );
+  const ours = (m: MountInfoLine) =>
+    m.fstype === 'overlay'
+      ? overlayDirs(m.superOptions).some((d) => d.startsWith(`${ownDir}/`))
+      : m.device === holder.device && m.root.startsWith(`${inFs}/`);
+  const found = mounts.filter((m) => dirname(m.mountPoint) === tmpDir && LEGACY_NAME.test(basename(m.mountPoint)) && ours(m));
   return [...new Set(found.map((m) => m.mountPoint))];
 }
 

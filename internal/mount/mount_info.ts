@@ -8,6 +8,9 @@ export interface MountInfoLine {
   mountPoint: string;
   /** Optional fields: "shared:N", "master:N", ... */
   optional: string[];
+  /** The filesystem type and its own options (overlay's lowerdir=...,upperdir=...), after the "-". */
+  fstype: string;
+  superOptions: string;
 }
 
 /** Octal escapes (\040 for a space, \012, \134) as the kernel writes them. */
@@ -27,6 +30,8 @@ export function parseMountInfo(text: string): MountInfoLine[] {
         root: unescape(fields[3] ?? ''),
         mountPoint: unescape(fields[4] ?? ''),
         optional: fields.slice(6, sep < 0 ? undefined : sep),
+        fstype: sep < 0 ? '' : (fields[sep + 1] ?? ''),
+        superOptions: sep < 0 ? '' : unescape(fields[sep + 3] ?? ''),
       };
     });
 }

@@ -11,7 +11,7 @@ import { silentLogger } from '../../log/logger';
 import { checkDocumentSize, MAX_CONFIG_BYTES, MAX_MANIFEST_BYTES, readDocument } from '../document';
 import { collectGarbage } from '../gc';
 import type { ImageDeps, UnpackFn } from '../import';
-import { imageLayers, isIndexType, parseIndex, parseManifest } from '../oci';
+import { isIndexType, isLayerType, parseIndex, parseManifest } from '../oci';
 import { objectOf, parseReference, recordName, type Reference } from '../reference';
 import type { ImageRecord } from '../store';
 import { onlyPlatform } from '../platforms';
@@ -108,14 +108,16 @@ export class Puller {
       // A layer that cannot be unpacked stops the downloads still going (as containerd's unpacker
       // cancels its fetches): a bad first layer must not have every later one fetched first.
       const unpackFailed = new AbortController();
-      // The rootfs layers only (as resolveImage lists them, so the indexes agree): a signature or
-      // attestation listed among them is not fetched.
-      const layers = this.fetchLayers(client, imageLayers(manifest), lease, opts, AbortSignal.any([signal, unpackFailed.signal]));
+      // Every entry, as containerd fetches them (a signature listed among the layers too: an export
+      // names it); the unpack's layer i is the i-th of those that are layer types.
+      const layers = this.fetchLayers(client, manifest.layers, lease, opts, AbortSignal.any([signal, unpackFailed.signal]));
+      const layerAt = manifest.layers.flatMap((l, i) => (isLayerType(l.mediaType) ? [i] : []));
       const resolved = await resolveImage(content, root.desc, platform, `image ${name}`).catch(async (err: unknown) => {
+        unpackFailed.abort(); // nothing will unpack them: the downloads stop
         await layers.all.catch(() => undefined);
         throw err;
       });
-      const unpacking = opts.unpack?.({ ...resolved, names: [name], layerReady: (i) => layers.each[i] ?? Promise.resolve() });
+      const unpacking = opts.unpack?.({ ...resolved, names: [name], layerReady: (i) => layers.each[layerAt[i]!] ?? Promise.resolve() });
       // Not when the unpack failed for want of a layer whose download failed: that one is reported.
       unpacking?.catch(() => layers.downloadFailed() || unpackFailed.abort());
       const [fetched, unpacked] = await Promise.allSettled([layers.all, unpacking]);

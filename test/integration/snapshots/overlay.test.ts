@@ -284,16 +284,19 @@ describe('overlay snapshotter', () => {
     mkdirSync(join(root, 'snapshots', '88', 'fs'), { recursive: true });
     const orphan = bindAt(join(root, 'snapshots', '88', 'fs'));
     rmSync(join(root, 'snapshots', '88'), { recursive: true }); // a start since swept its directory: the mount shows it deleted
+    mkdirSync(join(root, 'snapshots', '99', 'fs'), { recursive: true });
+    const layered = mkdtempSync(join(tmpdir(), 'berth-mount-')); // a layer applied on its parents
+    execFileSync('mount', ['-t', 'overlay', 'overlay', '-o', `lowerdir=${join(root, 'snapshots', '99', 'fs')}:${sn.upperDir('l1')}`, layered]);
     const otherRoot = mkdtempSync(join(tmpdir(), 'berth-snap-other-'));
     const foreign = bindAt(otherRoot);
     try {
       await sn.cleanup();
-      expect([active, orphan].filter((t) => mounted(t) || existsSync(t))).toEqual([]);
+      expect([active, orphan, layered].filter((t) => mounted(t) || existsSync(t))).toEqual([]);
       expect(mounted(foreign)).toBe(true);
       expect(existsSync(join(sn.upperDir('c'), 'f'))).toBe(false); // untouched: an active snapshot's upper dir
       expect(existsSync(sn.upperDir('c'))).toBe(true);
     } finally {
-      for (const t of [active, orphan, foreign]) {
+      for (const t of [active, orphan, layered, foreign]) {
         if (mounted(t)) execFileSync('umount', ['-l', t]);
         if (existsSync(t)) rmdirSync(t);
       }

@@ -38,6 +38,20 @@ describe('legacyTempMounts', () => {
     expect(legacyTempMounts('/var/lib/berth/overlayfs', '/tmp', mounts)).toEqual(['/tmp/berth-mount-Mine01']);
   });
 
+  it('finds overlays of directories under the root (a layer applied on its parents), not of others', () => {
+    const overlay = (id: number, mountPoint: string, options: string) => `${id} 1 0:${40 + id} / ${mountPoint} rw,relatime - overlay overlay rw,${options}`;
+    const mounts = parseMountInfo(
+      [
+        line(1, '254:0', '/', '/'),
+        overlay(2, '/tmp/berth-mount-Ovl001', 'lowerdir=/var/lib/berth/overlayfs/snapshots/2/fs:/var/lib/berth/overlayfs/snapshots/1/fs,upperdir=/var/lib/berth/overlayfs/snapshots/3/fs,workdir=/var/lib/berth/overlayfs/snapshots/3/work'),
+        overlay(3, '/tmp/berth-mount-Ovl002', 'lowerdir=/var/lib/berth/overlayfs/snapshots/2/fs:/var/lib/berth/overlayfs/snapshots/1/fs'),
+        overlay(4, '/tmp/berth-mount-Other2', 'lowerdir=/var/lib/other/overlayfs/snapshots/2/fs:/var/lib/other/overlayfs/snapshots/1/fs'),
+        overlay(5, '/tmp/not-a-berth-mount', 'lowerdir=/var/lib/berth/overlayfs/snapshots/2/fs:/var/lib/berth/overlayfs/snapshots/1/fs'),
+      ].join('\n'),
+    );
+    expect(legacyTempMounts('/var/lib/berth/overlayfs', '/tmp', mounts)).toEqual(['/tmp/berth-mount-Ovl001', '/tmp/berth-mount-Ovl002']);
+  });
+
   it('unescapes paths with spaces', () => {
     const mounts = parseMountInfo([line(1, '254:0', '/', '/'), line(2, '254:0', '/data dir/overlayfs/snapshots/1/fs', '/tmp/berth-mount-Spc123')].join('\n'));
     expect(legacyTempMounts('/data dir/overlayfs', '/tmp', mounts)).toEqual(['/tmp/berth-mount-Spc123']);
