@@ -88,7 +88,7 @@ describe('berthd serving', () => {
       Prefix: 'eth',
       Networks: [
         { IFName: 'lo', Config: { Name: 'cni-loopback', Plugins: [{ Network: { type: 'loopback', ipam: {}, dns: {} } }] } },
-        { IFName: 'eth0', Config: { Name: 't', CNIVersion: '1.0.0', Plugins: [{ Network: { cniVersion: '1.0.0', name: 't', type: 'loopback' } }] } },
+        { IFName: 'eth0', Config: { Name: 't', CNIVersion: '1.0.0', Plugins: [{ Network: { type: 'loopback', ipam: {}, dns: {} } }] } },
       ],
     });
     expect(res.info.lastCNILoadStatus).toBe('OK');
