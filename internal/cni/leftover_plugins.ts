@@ -5,20 +5,17 @@
 // exec carries in its environment (and its children inherit), and ended, process group and all
 // (spawn.c gives each plugin its own), before that DEL, as containerd's cancelled context kills a
 // plugin in flight. This berthd's own plugins (its children) are never taken for leftovers.
-import { readdirSync, readFileSync } from 'node:fs';
+import { procFile, processIds } from '../sys/procfs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const GONE_WAIT_MS = 2_000;
 
 /** State letter, parent PID and start time from /proc/<pid>/stat (fields after the command's ')'). */
 function statOf(pid: number): { ppid: number; state: string; start: string } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', ppid: Number(fields[1]), start: fields[19] ?? '' };
-  } catch {
-    return undefined;
-  }
+  const stat = procFile(pid, 'stat');
+  if (stat === undefined) return undefined;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0] ?? '', ppid: Number(fields[1]), start: fields[19] ?? '' };
 }
 
 interface Leftover {
@@ -28,19 +25,12 @@ interface Leftover {
 }
 
 /** Processes, not this one's children, whose environment names `containerId` to a plugin. */
-export function leftoverPlugins(containerId: string, procDir = '/proc'): Leftover[] {
+export function leftoverPlugins(containerId: string): Leftover[] {
   const marker = `CNI_CONTAINERID=${containerId}`;
   const found: Leftover[] = [];
-  for (const name of readdirSync(procDir)) {
-    if (!/^\d+$/.test(name)) continue;
-    let environ: string;
-    try {
-      environ = readFileSync(`${procDir}/${name}/environ`, 'latin1');
-    } catch {
-      continue; // gone, or a kernel thread
-    }
-    if (!environ.split('\0').includes(marker)) continue;
-    const pid = Number(name);
+  for (const pid of processIds()) {
+    // Gone, or a kernel thread's (empty): no plugin.
+    if (!procFile(pid, 'environ')?.split('\0').includes(marker)) continue;
     const stat = statOf(pid);
     if (stat && stat.ppid !== process.pid) found.push({ pid, start: stat.start });
   }

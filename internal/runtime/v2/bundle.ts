@@ -121,10 +121,16 @@ export class Bundle {
   restoreDirectory(): boolean {
     if (existsSync(this.path)) return false;
     mkdirSync(join(this.stateDir, TASK_DIR, this.namespace), { recursive: true, mode: 0o711 });
-    mkdirSync(this.path, { recursive: true, mode: 0o700 });
-    mkdirSync(this.rootfs, { recursive: true, mode: 0o711 });
-    writeFileSync(join(this.path, 'runtime'), this.shimFiles.runtime, { mode: 0o600 });
-    writeFileSync(join(this.path, 'options.json'), this.shimFiles.options, { mode: 0o600 });
+    mkdirSync(this.path, { mode: 0o700 });
+    try {
+      mkdirSync(this.rootfs, { mode: 0o711 });
+      writeFileSync(join(this.path, 'runtime'), this.shimFiles.runtime, { mode: 0o600 });
+      writeFileSync(join(this.path, 'options.json'), this.shimFiles.options, { mode: 0o600 });
+    } catch (err) {
+      // Half made (a full state dir), it would pass for whole at the next request: gone again.
+      rmSync(this.path, { recursive: true, force: true });
+      throw err;
+    }
     return true;
   }
 

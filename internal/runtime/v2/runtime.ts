@@ -120,10 +120,6 @@ export class RuntimeV2 implements TaskHost {
     return [...this.tasks.values()];
   }
 
-  bundleRestored(task: Task): void {
-    this.log.warn("made the task's bundle directory again: someone removed it while the task ran", { namespace: task.namespace, taskId: task.id, bundle: task.bundle.path });
-  }
-
   forget(task: Task): void {
     if (this.tasks.get(key(task.namespace, task.id)) === task) this.tasks.delete(key(task.namespace, task.id));
   }

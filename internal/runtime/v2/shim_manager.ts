@@ -186,11 +186,18 @@ export class ShimManager {
   }
 
   /**
-   * The `delete` subcommand for a task whose shim is gone (or never answered). It runs in the
-   * bundle, and reads what the shim wrote there: a bundle someone removed is made again first.
+   * Makes a task's bundle directory again when someone removed it (Bundle.restoreDirectory): the
+   * shim's runc logs there, and its `delete` subcommand runs there. Called before each of those.
    */
+  restoreBundle(bundle: Bundle): void {
+    if (bundle.restoreDirectory()) {
+      this.config.logger.warn("made the task's bundle directory again: someone removed it while the task ran", { namespace: bundle.namespace, taskId: bundle.id });
+    }
+  }
+
+  /** The `delete` subcommand for a task whose shim is gone (or never answered). */
   async deleteWithBinary(bundle: Bundle, binary: string): Promise<DeleteResponse__Output> {
-    if (bundle.restoreDirectory()) this.config.logger.warn("made the task's bundle directory again for the shim's delete: someone removed it", { taskId: bundle.id });
+    this.restoreBundle(bundle);
     return shimDelete(this.invocation(bundle, binary));
   }
 

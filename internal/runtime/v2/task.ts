@@ -50,8 +50,6 @@ export interface TaskHost {
   shims: ShimManager;
   /** Forget the task (it was deleted). */
   forget(task: Task): void;
-  /** The task's bundle directory was gone and has been made again (Bundle.restoreDirectory). */
-  bundleRestored(task: Task): void;
 }
 
 export class Task {
@@ -117,7 +115,7 @@ export class Task {
    * so a request racing a delete never makes it again after it.
    */
   private withBundle(conn: ShimConnection): ShimConnection {
-    if (this.bundle.restoreDirectory()) this.host.bundleRestored(this);
+    this.host.shims.restoreBundle(this.bundle);
     return conn;
   }
 

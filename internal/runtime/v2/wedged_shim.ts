@@ -3,7 +3,7 @@
 // so it is ended: otherwise it could come back later and hold its socket and a deleted bundle
 // forever. It is found by the flags its daemon runs with (namespace, berth's address and the
 // task's ID: the pod's shim carries its sandbox's), so no other process is ever hit.
-import { readdirSync, readFileSync } from 'node:fs';
+import { procFile, processIds } from '../../sys/procfs';
 
 export interface ShimIdentity {
   namespace: string;
@@ -28,19 +28,15 @@ function flagsOf(argv: readonly string[]): { flags: Map<string, string>; subcomm
 /** SIGKILLs the running shim daemon started for `shim`; true when there was one. */
 export function killWedgedShim(shim: ShimIdentity): boolean {
   let killed = false;
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let argv: string[];
-    try {
-      argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0$/, '').split('\0');
-    } catch {
-      continue; // gone
-    }
+  for (const pid of processIds()) {
+    const cmdline = procFile(pid, 'cmdline');
+    if (cmdline === undefined) continue; // gone
+    const argv = cmdline.replace(/\0$/, '').split('\0');
     if (!argv[0]?.includes('containerd-shim')) continue;
     const { flags, subcommand } = flagsOf(argv);
     if (subcommand || flags.get('-namespace') !== shim.namespace || flags.get('-id') !== shim.id || flags.get('-address') !== shim.address) continue;
     try {
-      process.kill(Number(name), 'SIGKILL');
+      process.kill(pid, 'SIGKILL');
       killed = true;
     } catch {
       // gone meanwhile
