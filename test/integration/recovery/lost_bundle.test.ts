@@ -29,6 +29,13 @@ describe('a task whose bundle directory was removed', () => {
     execFileSync('umount', ['-l', join(bundleOf(id), 'rootfs')]);
     rmSync(bundleOf(id), { recursive: true });
   };
+  /** A pod with a running SLEEPER container, and the container's process and shim. */
+  const runningContainer = async (name: string) => {
+    const { podId, config } = await env.runPod(name);
+    const id = await env.create(podId, config, 'app', SLEEPER);
+    await env.client.runtime.StartContainer({ container_id: id }, deadline());
+    return { podId, id, ...(await processAndShim(env.client, id)) };
+  };
   const alive = (pid: number) => {
     try {
       process.kill(pid, 0);
@@ -39,10 +46,7 @@ describe('a task whose bundle directory was removed', () => {
   };
 
   it('is stopped all the same: the directory is made again for runc', async () => {
-    const { podId, config } = await env.runPod('lost-bundle');
-    const id = await env.create(podId, config, 'app', SLEEPER);
-    await env.client.runtime.StartContainer({ container_id: id }, deadline());
-    const { pid } = await processAndShim(env.client, id);
+    const { podId, id, pid } = await runningContainer('lost-bundle');
     removeBundle(id);
     removeBundle(podId);
 
@@ -60,10 +64,7 @@ describe('a task whose bundle directory was removed', () => {
   });
 
   it('is found running after a restart, from the bundle made again out of its record', async () => {
-    const { podId, config } = await env.runPod('lost-bundle-restart');
-    const id = await env.create(podId, config, 'app', SLEEPER);
-    await env.client.runtime.StartContainer({ container_id: id }, deadline());
-    const before = await processAndShim(env.client, id);
+    const { podId, id, ...before } = await runningContainer('lost-bundle-restart');
     const shims = shimsOf(env.daemon.socket);
     expect(shims).toHaveLength(1);
     removeBundle(id);
@@ -91,10 +92,7 @@ describe('a task whose bundle directory was removed', () => {
   });
 
   it('that exited while berthd was down reads its real exit after a restart, and leaves nothing', async () => {
-    const { podId, config } = await env.runPod('lost-bundle-exited');
-    const id = await env.create(podId, config, 'app', SLEEPER);
-    await env.client.runtime.StartContainer({ container_id: id }, deadline());
-    const { pid } = await processAndShim(env.client, id);
+    const { podId, id, pid } = await runningContainer('lost-bundle-exited');
     removeBundle(id);
 
     await env.daemon.kill();
@@ -117,10 +115,7 @@ describe('a task whose bundle directory was removed', () => {
   it('made again, still lets the shim `delete` end its container when the shim dies', async () => {
     // The shim's `delete` reads the `runtime` and `options.json` the shim wrote at Create: without
     // them it fails before its `runc delete --force`, and the container runs on with no owner.
-    const { podId, config } = await env.runPod('lost-bundle-dead-shim');
-    const id = await env.create(podId, config, 'app', SLEEPER);
-    await env.client.runtime.StartContainer({ container_id: id }, deadline());
-    const { pid, shim } = await processAndShim(env.client, id);
+    const { podId, id, pid, shim } = await runningContainer('lost-bundle-dead-shim');
     removeBundle(id);
     removeBundle(podId);
     await env.client.runtime.ExecSync({ container_id: id, cmd: ['true'], timeout: 30 }, deadline());
