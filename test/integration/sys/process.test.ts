@@ -80,15 +80,22 @@ describe('runProcess', () => {
     // A hung CNI plugin's own children (its sleep, an iptables) were left running under init.
     const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
     for (const script of ['sleep 1000 & echo $! > grandchild; wait', 'sleep 1000 & echo $! > grandchild; exit 0']) {
-      rmSync(join(dir, 'grandchild'), { force: true });
-      // Long enough for the shell to start its sleep and write its PID on a loaded machine.
-      const r = await sh(script, { timeoutMs: 3_000, cwd: dir });
-      expect(r.timedOut).toBe(true);
+      // The timeout must come after the shell started its sleep: a machine too loaded for that
+      // within a timeout gets the next, longer one (no assumption on how fast a shell starts).
+      let written = false;
+      for (const timeoutMs of [3_000, 10_000, 30_000]) {
+        rmSync(join(dir, 'grandchild'), { force: true });
+        const r = await sh(script, { timeoutMs, cwd: dir });
+        expect(r.timedOut).toBe(true);
+        written = existsSync(join(dir, 'grandchild')) && readFileSync(join(dir, 'grandchild'), 'utf8').trim() !== '';
+        if (written) break;
+      }
+      expect(written).toBe(true);
       const grandchild = Number(readFileSync(join(dir, 'grandchild'), 'utf8'));
       for (let tries = 0; alive(grandchild) && tries < 200; tries++) await sleep(50);
       expect(alive(grandchild)).toBe(false);
     }
-  });
+  }, 120_000);
 
   it('waits for the output of a child whose grandchild still writes, as child_process does', async () => {
     const r = await sh('(sleep 0.2; echo late) & echo early');

@@ -52,7 +52,7 @@ describe('zstd layers', () => {
       expect((part as Buffer).length).toBeGreaterThan(0);
       break; // an abandoned pull
     }
-    for (let i = 0; i < 200 && zstdChildren().length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 1000 && zstdChildren().length > 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(zstdChildren()).toEqual([]);
   });
 });
