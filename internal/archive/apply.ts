@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { BerthError, invalidArgument, messageOf } from '../errdefs/errors';
 import { decompressed, type Compression } from './decompress';
+import { shown } from './byte_names';
 import { EntryWriter, type WhiteoutMode } from './entries';
 import { TarParser } from './tar_reader';
 
@@ -29,8 +30,8 @@ export interface ApplyResult {
   compression: Compression;
   /**
    * Directories (relative to target) the tar did not describe: created only as parents of
-   * entries, and "" (the root) unless the tar had a "./" entry. A layer extracted on its own
-   * should take their attributes from its parents, as it would have found them there.
+   * entries, and "" (the root, whose own entry is ignored). A layer extracted on its own should
+   * take their attributes from its parents, as it would have found them there.
    */
   impliedDirs: string[];
   /**
@@ -77,8 +78,9 @@ export async function applyLayer(target: string, source: AsyncIterable<Buffer | 
     linksOutside = writer.linksOutside;
   } catch (err) {
     stream.destroy();
-    if (err instanceof BerthError) throw err;
-    throw invalidArgument(`apply layer to ${target}: ${messageOf(err)}`, err);
+    // Entry names in messages are byte strings: shown as the UTF-8 they most often are.
+    if (err instanceof BerthError) throw new BerthError(err.kind, shown(err.message), { cause: err });
+    throw invalidArgument(`apply layer to ${target}: ${shown(messageOf(err))}`, err);
   } finally {
     writer?.close();
   }

@@ -3,7 +3,8 @@
 // Every call names the entry as (open directory, name), or ("" for) an fd of the entry itself,
 // and none follows a symlink. For an entry just created, what it already has (created_attrs.ts) is
 // not set again: with no setuid/setgid bits to lose, a chown to the same owner changes nothing.
-import { fchmodAt, fchownAt, setxattrAt, timespecOf, utimensAt, type Timespec } from '../sys/fsat';
+import { timespecOf, type Timespec } from '../sys/fsat';
+import { fchmodAt, fchownAt, setxattrAt, utimensAt } from './byte_names';
 import type { Existing } from './created_attrs';
 import { errnoCode } from '../sys/fs';
 import type { TarHeader } from './tar_header';
@@ -28,16 +29,25 @@ export function applyOwnerModeXattrs(dirFd: number, name: string, header: TarHea
   const mode = header.mode & 0o7777;
   if (!isSymlink && existing?.mode !== mode) fchmodAt(dirFd, name, mode);
   for (const [key, value] of header.xattrs) {
+    // trusted.* is the administrator's namespace, overlayfs's own among it (opaque, redirect,
+    // origin): a layer changes what its lower layers show only through whiteout entries, so
+    // containerd refuses these attributes and goes on, and so do we.
+    if (key.startsWith(TRUSTED_XATTR_PREFIX)) continue;
     try {
       setxattrAt(dirFd, name, key, value);
     } catch (err) {
+      const code = errnoCode(err);
       // Linux keeps user.* attributes on regular files and directories only: containerd skips
       // one on anything else (a symlink, a device) rather than failing the layer, and so do we.
-      if (errnoCode(err) === 'EPERM' && key.startsWith('user.') && !USER_XATTR_TYPES.has(header.type)) continue;
+      if (code === 'EPERM' && key.startsWith('user.') && !USER_XATTR_TYPES.has(header.type)) continue;
+      // An attribute the filesystem has no room for (an unknown namespace): skipped, as containerd.
+      if (code === 'ENOTSUP' || code === 'EOPNOTSUPP') continue;
       throw err;
     }
   }
 }
+
+const TRUSTED_XATTR_PREFIX = 'trusted.';
 
 /** What the kernel lets carry a user.* extended attribute. */
 const USER_XATTR_TYPES: ReadonlySet<TarHeader['type']> = new Set(['file', 'contiguous-file', 'directory']);

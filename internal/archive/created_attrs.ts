@@ -7,7 +7,8 @@
 // instead. What was learnt is dropped whenever a directory's owner, mode or ACL may have changed.
 import { readFileSync } from 'node:fs';
 import { errnoCode } from '../sys/fs';
-import { getXattr, statAt } from '../sys/fsat';
+import { getXattr } from '../sys/fsat';
+import { statAt } from './byte_names';
 import type { OpenDir } from './dir_cache';
 
 /** What a new entry in a directory gets, as learnt from the first file created there. */

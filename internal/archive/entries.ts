@@ -5,26 +5,23 @@
 // directory times, written paths) is forgotten at and below every path an entry replaces.
 // Synchronous on purpose: layer apply is thousands of tiny system calls, and each trip through the
 // thread pool cost more than the call itself; applyLayer slices the work so the event loop turns.
-import { closeSync, constants, openSync, readdirSync, writeSync } from 'node:fs';
+import { closeSync, constants, ftruncateSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { BerthError, internal, invalidArgument, messageOf, resourceExhausted } from '../errdefs/errors';
 import { errnoCode } from '../sys/fs';
+import { isDirectoryMode, S_IFBLK, S_IFCHR, S_IFIFO, S_IFLNK, S_IFMT } from '../sys/fsat';
 import {
   createFileAt,
   fchownAt,
-  isDirectoryMode,
   linkAt,
   mkdirAt,
   mknodAt,
   openDirAt,
   openDirBeneath,
   removeAt,
-  S_IFBLK,
-  S_IFCHR,
-  S_IFIFO,
   setxattrAt,
   statAt,
   symlinkAt,
-} from '../sys/fsat';
+} from './byte_names';
 import { applyOwnerModeXattrs, applyTimes, entryTimes } from './attributes';
 import { CreatedAttrs, type Existing } from './created_attrs';
 import { DirCache, type OpenDir } from './dir_cache';
@@ -71,6 +68,8 @@ function entryError(name: string, err: unknown): BerthError {
 class FileBody implements EntryBody {
   private gathered: Buffer | undefined;
   private filled = 0;
+  /** For a sparse file (written at offsets, holes skipped): the offset reached. */
+  private offset: number | undefined;
 
   constructor(
     private readonly fd: number,
@@ -78,11 +77,13 @@ class FileBody implements EntryBody {
     /** Its owner and mode as created. */
     private readonly existing: Existing,
     private readonly onClosed: () => void,
-  ) {}
+  ) {
+    if (header.sparse !== undefined) this.offset = 0;
+  }
 
   write(chunk: Buffer): void {
     // The first slice is short of the whole file only when the file straddles input chunks.
-    if (this.gathered === undefined && this.filled === 0 && chunk.length < this.header.size && this.header.size <= GATHER_MAX_BYTES) {
+    if (this.offset === undefined && this.gathered === undefined && this.filled === 0 && chunk.length < this.header.size && this.header.size <= GATHER_MAX_BYTES) {
       this.gathered = Buffer.allocUnsafe(this.header.size);
     }
     if (this.gathered !== undefined) {
@@ -93,9 +94,15 @@ class FileBody implements EntryBody {
     this.writeAll(chunk);
   }
 
+  hole(length: number): void {
+    this.offset = (this.offset ?? 0) + length;
+  }
+
   end(): void {
     try {
       if (this.gathered !== undefined) this.writeAll(this.gathered.subarray(0, this.filled));
+      // A sparse file's trailing hole: the size without the blocks.
+      if (this.offset !== undefined) ftruncateSync(this.fd, this.offset);
       applyOwnerModeXattrs(this.fd, '', this.header, false, this.existing);
       applyTimes(this.fd, '', entryTimes(this.header));
     } catch (err) {
@@ -113,7 +120,11 @@ class FileBody implements EntryBody {
   private writeAll(data: Buffer): void {
     try {
       let off = 0;
-      while (off < data.length) off += writeSync(this.fd, data, off, data.length - off);
+      while (off < data.length) {
+        const n = writeSync(this.fd, data, off, data.length - off, this.offset ?? null);
+        off += n;
+        if (this.offset !== undefined) this.offset += n;
+      }
     } catch (err) {
       throw entryError(this.header.name, err);
     }
@@ -134,7 +145,6 @@ export class EntryWriter implements TarSink {
   private readonly whiteouts: WhiteoutMode;
   private readonly created = new CreatedAttrs();
   private open: FileBody | undefined;
-  private rootDescribed = false;
   /** Hard links left unwritten in "overlay" mode: their targets are not in this layer (see finish()). */
   readonly linksOutside: string[] = [];
 
@@ -156,13 +166,11 @@ export class EntryWriter implements TarSink {
 
   /**
    * Sets the directories' times (after all their content) and returns the directories the tar did
-   * not describe: parents it implied, and "" for the root when it had no "./" entry.
+   * not describe: parents it implied, and "" for the root (which no entry describes).
    */
   finish(): string[] {
     this.applyDirTimes(() => this.root.fd, this.paths.root);
-    if (this.paths.root.times !== undefined) applyTimes(this.root.fd, '', this.paths.root.times);
-    const implied = this.paths.implied().filter((rel) => this.isPlainDirectory(rel));
-    return this.rootDescribed ? implied : ['', ...implied];
+    return ['', ...this.paths.implied().filter((rel) => this.isPlainDirectory(rel))];
   }
 
   /** Closes every descriptor, including a file a failed apply left open. */
@@ -179,7 +187,10 @@ export class EntryWriter implements TarSink {
   private write(header: TarHeader): EntryBody | undefined {
     const parts = cleanEntryName(header.name);
     const base = parts.at(-1);
-    if (base === undefined) return this.writeRoot(header);
+    // An entry naming the root ("./", ".") is ignored, as containerd ignores it: the root of a
+    // layer takes its parent's attributes whatever a tar says (a "tar -C dir ." of a mktemp
+    // directory would otherwise make every container's "/" 0700).
+    if (base === undefined) return undefined;
     if (base.startsWith(WHITEOUT_PREFIX)) return this.writeWhiteout(parts, header);
 
     const dir = this.parentOf(parts, header.name);
@@ -227,8 +238,12 @@ export class EntryWriter implements TarSink {
           throw invalidArgument(`layer entry "${header.name}": hard link target "${header.linkname}" is not in this layer or its parents`);
         }
         this.replacing(dir, base, () => linkAt(target.dir.fd, target.name, dir.fd, base));
+        // The link's own header then applies to the one inode, as containerd applies it: the
+        // last header of the inode wins (and its chown drops a capability it does not repeat).
+        applyOwnerModeXattrs(dir.fd, base, header, target.isSymlink);
+        applyTimes(dir.fd, base, entryTimes(header));
         this.markWritten(real, header.name);
-        return undefined; // one inode: the target's owner, mode and times already apply
+        return undefined;
       }
       case 'symlink':
         this.replacing(dir, base, () => symlinkAt(header.linkname, dir.fd, base));
@@ -308,7 +323,7 @@ export class EntryWriter implements TarSink {
   }
 
   /** Where a hard link's target is; undefined when there is nothing at its name. */
-  private hardLinkTarget(header: TarHeader): { dir: OpenDir; name: string } | undefined {
+  private hardLinkTarget(header: TarHeader): { dir: OpenDir; name: string; isSymlink: boolean } | undefined {
     const what = `layer entry "${header.name}": hard link target`;
     const parts = cleanEntryName(header.linkname, what);
     const name = parts.at(-1);
@@ -317,18 +332,7 @@ export class EntryWriter implements TarSink {
     const st = dir === undefined ? undefined : statAt(dir.fd, name);
     if (dir === undefined || st === undefined) return undefined;
     if (isDirectoryMode(st.mode)) throw invalidArgument(`${what} "${header.linkname}" is a directory`);
-    return { dir, name };
-  }
-
-  private writeRoot(header: TarHeader): undefined {
-    if (header.type !== 'directory') {
-      throw invalidArgument(`layer entry "${header.name}": names the root but is a ${header.type}, not a directory`);
-    }
-    this.created.invalidate();
-    applyOwnerModeXattrs(this.root.fd, '', header, false);
-    this.paths.root.times = entryTimes(header);
-    this.rootDescribed = true;
-    return undefined;
+    return { dir, name, isSymlink: (st.mode & S_IFMT) === S_IFLNK };
   }
 
   private writeWhiteout(parts: readonly string[], header: TarHeader): undefined {
@@ -340,7 +344,7 @@ export class EntryWriter implements TarSink {
         setxattrAt(dir.fd, '', OVERLAY_OPAQUE_XATTR, 'y');
       } else {
         // The directory is pinned by its fd: its /proc/self/fd path lists it, wherever it is.
-        for (const child of readdirSync(`/proc/self/fd/${dir.fd}`)) {
+        for (const child of readdirSync(`/proc/self/fd/${dir.fd}`, { encoding: 'latin1' })) {
           if (this.paths.find([...dir.real, child])?.written !== true) this.remove(dir, child);
         }
       }
@@ -351,13 +355,26 @@ export class EntryWriter implements TarSink {
     if (hidden === '' || hidden === '.' || hidden === '..') {
       throw invalidArgument(`layer entry "${header.name}": whiteout names no file`);
     }
+    // A whiteout hides what the lower layers have (image-spec layer.md): a file this same layer
+    // wrote is not its to hide, and containerd refuses such a layer. Extracted on its own, the
+    // layer's directory starts empty, so anything already at the name is this layer's.
+    const sameLayer = (): BerthError =>
+      invalidArgument(`layer entry "${header.name}": whiteout of "${[...dirParts, hidden].join('/')}", which this same layer wrote`);
     if (this.whiteouts === 'remove') {
       const dir = this.dirs.resolve(dirParts, header.name, { create: false });
-      if (dir !== undefined) this.remove(dir, hidden);
+      if (dir === undefined) return undefined;
+      const node = this.paths.find([...dir.real, hidden]);
+      if (node?.written === true || node?.implied === true) throw sameLayer();
+      this.remove(dir, hidden);
       return undefined;
     }
     const dir = this.resolveCreating(dirParts, header.name);
-    this.replacing(dir, hidden, () => mknodAt(dir.fd, hidden, S_IFCHR, 0, 0));
+    try {
+      mknodAt(dir.fd, hidden, S_IFCHR, 0, 0);
+    } catch (err) {
+      if (errnoCode(err) === 'EEXIST') throw sameLayer();
+      throw err;
+    }
     if (header.uid !== 0 || header.gid !== 0) fchownAt(dir.fd, hidden, header.uid, header.gid);
     return undefined;
   }

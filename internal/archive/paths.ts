@@ -8,7 +8,7 @@
 import { closeSync } from 'node:fs';
 import { invalidArgument } from '../errdefs/errors';
 import { errnoCode } from '../sys/fs';
-import { mkdirAt, openDirAt, openDirBeneath, readlinkAt } from '../sys/fsat';
+import { mkdirAt, openDirAt, openDirBeneath, readlinkAt } from './byte_names';
 import type { DirCache, OpenDir } from './dir_cache';
 
 const MAX_SYMLINK_HOPS = 40; // as the kernel's MAXSYMLINKS
@@ -119,7 +119,7 @@ export class DirResolver {
             if (target === undefined) throw invalidArgument(`layer entry "${entryName}": "${here}" is not a directory`);
             if (++hops > MAX_SYMLINK_HOPS) throw invalidArgument(`layer entry "${entryName}": too many levels of symbolic links`);
             const next = [...followed(real, target), ...rest];
-            if (Buffer.byteLength(next.join('/')) > MAX_PATH_BYTES) {
+            if (next.join('/').length > MAX_PATH_BYTES) {
               throw invalidArgument(`layer entry "${entryName}": resolves to a path longer than ${MAX_PATH_BYTES} bytes`);
             }
             // Restart from the root (or a cached directory on the way) with the link's target in

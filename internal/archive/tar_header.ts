@@ -1,7 +1,9 @@
 // Decoding one 512-byte tar header block (ustar, GNU and old v7 layouts) and PAX extended-header
 // records. PAX values stay bytes: SCHILY.xattr.* values are binary (security.capability), and
-// decoding them as UTF-8 would corrupt them; only the keys we read as text are decoded.
+// decoding them as UTF-8 would corrupt them; only the keys we read as text are decoded. Names and
+// link targets are byte strings (byte_names.ts): a tar's names need not be UTF-8.
 import { invalidArgument } from '../errdefs/errors';
+import { byteString } from './byte_names';
 
 export const BLOCK_SIZE = 512;
 
@@ -50,6 +52,19 @@ export interface TarHeader {
   devminor: number;
   /** Extended attributes from PAX `SCHILY.xattr.<name>` records, values as raw bytes. */
   xattrs: Array<[string, Buffer]>;
+  /** A GNU sparse file: `size` is then the file's size, and the archive holds only its data. */
+  sparse?: Sparse;
+}
+
+/**
+ * How a GNU sparse file (PAX formats 0.0, 0.1 and 1.0, as GNU tar --sparse writes them) is
+ * stored: the data fragments of a file with holes, one after the other.
+ */
+export interface Sparse {
+  /** The fragments, [offset in the file, length]; undefined for format 1.0, whose map leads the data. */
+  map: Array<[number, number]> | undefined;
+  /** Bytes the archive holds for the entry: the fragments (and for 1.0 the map before them). */
+  storedSize: number;
 }
 
 const ENTRY_TYPES: Record<number, EntryType> = {
@@ -84,12 +99,12 @@ export function typeflagName(typeflag: number): string {
   return typeflag >= 0x21 && typeflag < 0x7f ? JSON.stringify(String.fromCharCode(typeflag)) : `0x${typeflag.toString(16)}`;
 }
 
-/** NUL-terminated string field. */
+/** NUL-terminated name field, as a byte string (byte_names.ts). */
 function text(block: Buffer, offset: number, length: number): string {
   let end = offset;
   const limit = offset + length;
   while (end < limit && block[end] !== 0) end++;
-  return block.toString('utf8', offset, end);
+  return byteString(block, offset, end);
 }
 
 /** Octal number field (leading spaces/NULs, NUL or space terminated), or base-256 when the top bit is set. */
@@ -174,6 +189,8 @@ export function decodeHeader(block: Buffer): RawHeader | undefined {
  */
 export function decodePaxRecords(data: Buffer): Map<string, Buffer> {
   const records = new Map<string, Buffer>();
+  // Sparse format 0.0 repeats offset/numbytes pairs: gathered, in order, into one 0.1-style map.
+  const sparsePairs: string[] = [];
   let pos = 0;
   while (pos < data.length) {
     // Trailing NUL padding after the last record is tolerated.
@@ -187,11 +204,26 @@ export function decodePaxRecords(data: Buffer): Map<string, Buffer> {
     }
     const eq = data.indexOf(0x3d, space + 1);
     if (eq < 0 || eq >= end) throw invalidArgument('tar PAX header: record without "="');
-    records.set(data.toString('utf8', space + 1, eq), data.subarray(eq + 1, end - 1));
+    const key = data.toString('utf8', space + 1, eq);
+    const value = data.subarray(eq + 1, end - 1);
     pos = end;
+    if (key === SPARSE_OFFSET || key === SPARSE_NUMBYTES) {
+      const text = value.toString('latin1');
+      if ((key === SPARSE_OFFSET) !== (sparsePairs.length % 2 === 0) || text.includes(',')) {
+        throw invalidArgument('tar PAX header: GNU.sparse.offset and GNU.sparse.numbytes records out of order');
+      }
+      sparsePairs.push(text);
+      continue;
+    }
+    records.set(key, value);
   }
+  if (sparsePairs.length > 0) records.set(SPARSE_MAP, Buffer.from(sparsePairs.join(','), 'latin1'));
   return records;
 }
+
+const SPARSE_OFFSET = 'GNU.sparse.offset';
+const SPARSE_NUMBYTES = 'GNU.sparse.numbytes';
+const SPARSE_MAP = 'GNU.sparse.map';
 
 const XATTR_PAX_PREFIX = 'SCHILY.xattr.';
 
@@ -230,9 +262,9 @@ export function entryHeader(
   };
   if (pax === undefined) return header;
   const path = pax.get('path');
-  if (path !== undefined) header.name = path.toString('utf8');
+  if (path !== undefined) header.name = byteString(path);
   const linkpath = pax.get('linkpath');
-  if (linkpath !== undefined) header.linkname = linkpath.toString('utf8');
+  if (linkpath !== undefined) header.linkname = byteString(linkpath);
   header.size = paxNumber(pax, 'size', parseInteger) ?? header.size;
   header.uid = paxNumber(pax, 'uid', parseInteger) ?? header.uid;
   header.gid = paxNumber(pax, 'gid', parseInteger) ?? header.gid;
@@ -241,5 +273,35 @@ export function entryHeader(
   for (const [key, value] of pax) {
     if (key.startsWith(XATTR_PAX_PREFIX)) header.xattrs.push([key.slice(XATTR_PAX_PREFIX.length), value]);
   }
+  if (type === 'file' || type === 'contiguous-file') applySparse(header, pax);
   return header;
+}
+
+/** Reads GNU sparse records as Go's archive/tar (readGNUSparsePAXHeaders) reads them. */
+function applySparse(header: TarHeader, pax: Map<string, Buffer>): void {
+  const major = pax.get('GNU.sparse.major')?.toString('latin1');
+  const minor = pax.get('GNU.sparse.minor')?.toString('latin1');
+  let format1: boolean;
+  if (major === '0' && (minor === '0' || minor === '1')) format1 = false;
+  else if (major === '1' && minor === '0') format1 = true;
+  else if (major !== undefined || minor !== undefined) return; // an unknown version: plain data, as Go reads it
+  else if (pax.has(SPARSE_MAP)) format1 = false; // 0.0 and 0.1 name no version
+  else return;
+  const name = pax.get('GNU.sparse.name');
+  if (name !== undefined && name.length > 0) header.name = byteString(name);
+  const storedSize = header.size;
+  header.size = paxNumber(pax, 'GNU.sparse.size', parseInteger) ?? paxNumber(pax, 'GNU.sparse.realsize', parseInteger) ?? header.size;
+  header.sparse = { map: format1 ? undefined : sparseMap0x1(pax), storedSize };
+}
+
+function sparseMap0x1(pax: Map<string, Buffer>): Array<[number, number]> {
+  const count = paxNumber(pax, 'GNU.sparse.numblocks', parseInteger);
+  const text = pax.get(SPARSE_MAP)?.toString('latin1') ?? '';
+  const numbers = text === '' ? [] : text.split(',').map(parseInteger);
+  if (count === undefined || numbers.length !== 2 * count || numbers.some((n) => !Number.isSafeInteger(n))) {
+    throw invalidArgument('tar PAX header: GNU sparse map does not match its number of blocks');
+  }
+  const map: Array<[number, number]> = [];
+  for (let i = 0; i < numbers.length; i += 2) map.push([numbers[i] as number, numbers[i + 1] as number]);
+  return map;
 }

@@ -13,10 +13,14 @@ import {
   type MetaType,
   type TarHeader,
 } from './tar_header';
+import { byteString } from './byte_names';
+import { SparseBody } from './sparse';
 
 /** Where an entry's data goes; write() gets slices that are valid only during the call. */
 export interface EntryBody {
   write(chunk: Buffer): void;
+  /** A sparse file's hole of `length` zero bytes (sparse.ts); without it, zeros are written. */
+  hole?(length: number): void;
   end(): void;
 }
 
@@ -129,7 +133,9 @@ export class TarParser {
       }
       return;
     }
-    this.zeroBlocks = 0;
+    // One zero block then a header: Go's archive/tar (containerd) refuses the archive, GNU tar
+    // stops at the zero block; unpacking on past it would make a third rootfs.
+    if (this.zeroBlocks > 0) throw invalidArgument(`tar archive has a lone zero block before entry "${raw.name}"`);
     const meta = metaTypeOf(raw.typeflag);
     if (meta !== undefined) {
       if (raw.size > META_MAX) throw invalidArgument(`tar entry "${raw.name}": ${meta} of ${raw.size} bytes is too large`);
@@ -147,16 +153,18 @@ export class TarParser {
     this.longLink = undefined;
     if (!Number.isSafeInteger(header.size) || header.size < 0) throw invalidArgument(`tar entry "${header.name}": bad size`);
     for (const [field, value] of [['name', header.name], ['link target', header.linkname]] as const) {
-      const bytes = Buffer.byteLength(value);
+      const bytes = value.length; // a byte string: one character per byte
       if (bytes > MAX_NAME_BYTES) {
         throw invalidArgument(`tar entry "${header.name.slice(0, 64)}...": ${field} of ${bytes} bytes is longer than ${MAX_NAME_BYTES}`);
       }
     }
     // Only regular files carry data; for other types the size field is not followed by data.
     const hasData = type === 'file' || type === 'contiguous-file';
-    const size = hasData ? header.size : 0;
+    const size = hasData ? (header.sparse?.storedSize ?? header.size) : 0;
     if (!hasData) header.size = 0;
-    const body = this.sink.entry(header);
+    const sparse = header.sparse;
+    const sinkBody = this.sink.entry(header);
+    const body = sparse === undefined ? sinkBody : new SparseBody(header.name, sparse.map, header.size, sparse.storedSize, sinkBody);
     this.state = { kind: 'body', size, missing: size, body, name: header.name };
     if (size === 0) this.finishBody(0, body);
   }
@@ -231,5 +239,5 @@ export class TarParser {
 
 function nulTerminated(data: Buffer): string {
   const nul = data.indexOf(0);
-  return data.toString('utf8', 0, nul < 0 ? data.length : nul);
+  return byteString(data, 0, nul < 0 ? data.length : nul);
 }

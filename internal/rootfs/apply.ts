@@ -2,6 +2,7 @@
 // pkg/rootfs/apply.go), skipping what is already there. With a snapshotter that can rebase
 // (overlay), the missing layers extract concurrently, each into its own empty snapshot, and are
 // committed in chain order on top of each other; otherwise one by one on the mounted parent.
+import { shown } from '../archive';
 import { isUnpackKey } from './extract';
 import { isAlreadyExists, aborted, invalidArgument, isNotFound } from '../errdefs/errors';
 import { silentLogger, type Logger } from '../log/logger';
@@ -130,7 +131,7 @@ class Unpacker {
         const chainID = this.chain[i] as string;
         const parent = this.parentOf(i);
         try {
-          if (linksOutside.length > 0) throw new NeedsParent(`hard link "${linksOutside[0]}" has its target outside the layer`);
+          if (linksOutside.length > 0) throw new NeedsParent(`hard link "${shown(linksOutside[0] as string)}" has its target outside the layer`);
           await adoptParentAttributes(sn, key, parent, impliedDirs);
         } catch (err) {
           if (!(err instanceof NeedsParent)) throw err;

@@ -6,12 +6,12 @@
 //    applied by deleting. Used when the snapshotter cannot rebase, or a layer needs its parents.
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, openSync } from 'node:fs';
-import { applyLayerOffThread, type ApplyResult, type WhiteoutMode } from '../archive';
+import { applyLayerOffThread, LayerTree, openDirBeneath, type ApplyResult, type WhiteoutMode } from '../archive';
 import { wrap } from '../errdefs/errors';
 import { withTempMount } from '../mount';
 import type { Snapshotter } from '../snapshots/types';
 import { errnoCode } from '../sys/fs';
-import { fchmodAt, fchownAt, getXattr, isDirectoryMode, listXattrs, openDirAt, openDirBeneath, setxattrAt, statAt, utimensAt, type StatAt } from '../sys/fsat';
+import { fchmodAt, fchownAt, getXattr, listXattrs, setxattrAt, statAt, utimensAt, type StatAt } from '../sys/fsat';
 import type { Layer } from './types';
 
 export const extractKey = (chainID: string): string => `extract-${randomBytes(6).toString('hex')}-${chainID}`;
@@ -44,16 +44,20 @@ export async function applyInto(sn: Snapshotter, key: string, layer: Layer, whit
   }
 }
 
-/** A parent path where the layer expected a directory holds something else: extract it on its parent. */
+/** The layer needs its parents to be extracted (a hard link to a lower layer's file): extract it on them. */
 export class NeedsParent extends Error {}
 
 /**
- * Gives each of `dirs` (relative to the snapshot root, "" for the root) in extract snapshot `key`
- * the owner, mode, times and extended attributes (but trusted.*, as containerd's copyUpXAttrs) that
- * directory has in the merged `parent` chain, as if the layer had been applied on top of it.
- * Throws NeedsParent when a path is not a directory in the parent (e.g. the layer walked through a
- * symlink of a lower layer). Both trees are walked from open directories without following any
- * symlink: a path that is not a plain chain of directories in this layer is left alone.
+ * Gives each of `dirs` (relative to the snapshot root, "" for the root; byte strings, as the
+ * archive carries names) in extract snapshot `key` the owner, mode, times and extended
+ * attributes (but trusted.*, as containerd's copyUpXAttrs) of what that path leads to in the
+ * merged `parent` chain, as containerd's mkparent gives a directory it makes in an upper dir the
+ * attributes of fs.RootPath(parent, path): a symlink of a lower layer on the way is followed
+ * inside the root, and where it leads to nothing or to something that is not a directory the
+ * directory keeps the 0755 root-owned attributes it was made with (and, in the merged rootfs,
+ * hides what is below it, as under containerd). This layer's own tree is walked from open
+ * directories without following any symlink: a path that is not a plain chain of directories in
+ * it is left alone.
  */
 export async function adoptParentAttributes(sn: Snapshotter, key: string, parent: string, dirs: readonly string[]): Promise<void> {
   if (dirs.length === 0 || parent === '') return;
@@ -64,12 +68,12 @@ export async function adoptParentAttributes(sn: Snapshotter, key: string, parent
     const at = { parent: sn.tempMountDir };
     await withTempMount(viewMounts, (lower) =>
       withTempMount(ownMounts, async (upper) => {
-        const lowerFd = openSync(lower, constants.O_RDONLY | constants.O_DIRECTORY);
+        const lowerTree = new LayerTree(lower);
         const upperFd = openSync(upper, constants.O_RDONLY | constants.O_DIRECTORY);
         try {
-          for (const rel of dirs) adoptOne(lowerFd, upperFd, rel, parent);
+          for (const rel of dirs) adoptOne(lowerTree, upperFd, rel);
         } finally {
-          closeSync(lowerFd);
+          lowerTree.close();
           closeSync(upperFd);
         }
       }, at),
@@ -80,27 +84,23 @@ export async function adoptParentAttributes(sn: Snapshotter, key: string, parent
   }
 }
 
-function adoptOne(lowerFd: number, upperFd: number, rel: string, parent: string): void {
-  const source = openLowerDir(lowerFd, rel, parent);
+function adoptOne(lowerTree: LayerTree, upperFd: number, rel: string): void {
+  const source = lowerTree.directoryAt(rel);
   if (source === undefined) return;
+  const target = openPlainDir(upperFd, rel);
+  if (target === undefined) return;
   try {
-    const target = openPlainDir(upperFd, rel);
-    if (target === undefined) return;
-    try {
-      const st = statAt(source, '') as StatAt;
-      fchownAt(target, '', st.uid, st.gid);
-      fchmodAt(target, '', st.mode & 0o7777);
-      for (const name of listXattrs(source)) {
-        if (name.startsWith('trusted.')) continue;
-        const value = getXattr(source, name);
-        if (value !== undefined) setxattrAt(target, '', name, value);
-      }
-      utimensAt(target, '', st.atime, st.mtime);
-    } finally {
-      if (target !== upperFd) closeSync(target);
+    const st = statAt(source, '') as StatAt;
+    fchownAt(target, '', st.uid, st.gid);
+    fchmodAt(target, '', st.mode & 0o7777);
+    for (const name of listXattrs(source)) {
+      if (name.startsWith('trusted.')) continue;
+      const value = getXattr(source, name);
+      if (value !== undefined) setxattrAt(target, '', name, value);
     }
+    utimensAt(target, '', st.atime, st.mtime);
   } finally {
-    if (source !== lowerFd) closeSync(source);
+    if (target !== upperFd) closeSync(target);
   }
 }
 
@@ -114,25 +114,5 @@ function openPlainDir(dirFd: number, rel: string): number | undefined {
   } catch (err) {
     if (UNREACHABLE.has(errnoCode(err) ?? '')) return undefined;
     throw err;
-  }
-}
-
-/**
- * The parent chain's directory at `rel`: undefined when nothing is there to merge with (missing,
- * or under something that is not a directory); NeedsParent when `rel` itself is not a directory.
- */
-function openLowerDir(lowerFd: number, rel: string, parent: string): number | undefined {
-  if (rel === '') return lowerFd;
-  const slash = rel.lastIndexOf('/');
-  const dir = openPlainDir(lowerFd, slash < 0 ? '' : rel.slice(0, slash));
-  if (dir === undefined) return undefined;
-  const name = rel.slice(slash + 1);
-  try {
-    const st = statAt(dir, name);
-    if (st === undefined) return undefined;
-    if (!isDirectoryMode(st.mode)) throw new NeedsParent(`"${rel}" is not a directory in parent ${parent}`);
-    return openDirAt(dir, name);
-  } finally {
-    if (dir !== lowerFd) closeSync(dir);
   }
 }

@@ -1,7 +1,7 @@
 // The overlay snapshotter: each snapshot is <root>/snapshots/<id>/{fs,work}, its record a row of
 // the snapshots table. Creation happens in a temp dir renamed into place inside the row's
 // transaction, so a crash leaves either both or an orphan dir that cleanup() sweeps.
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alreadyExists, failedPrecondition, invalidArgument, kindOf, messageOf, notFound } from '../../errdefs/errors';
@@ -283,11 +283,11 @@ export class OverlaySnapshotter implements Snapshotter, DiffRebaser {
     return row;
   }
 
-  // The upper dir's root becomes the merged root: give it the parent's owner and mode.
+  // The upper dir's root becomes the merged root: give it the parent's owner, as containerd's
+  // createSnapshot does (the mode stays the 0755 every snapshot root is made with).
   private copyRootAttributes(from: string, to: string): void {
     const st = statSync(from);
     chownSync(to, st.uid, st.gid);
-    chmodSync(to, st.mode & 0o7777);
   }
 
   // Ids grow from the largest in use; one whose directory still exists (a removal not yet

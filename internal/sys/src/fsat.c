@@ -98,10 +98,29 @@ static int arg_fd(napi_env env, napi_value value, int *fd) {
   return 0;
 }
 
-/* A string argument into buf (size bytes); ENAMETOOLONG when it does not fit, a TypeError for a
- * non-string or an embedded NUL. */
+/* A string (UTF-8) or Buffer (the bytes as they are: names from a tar need not be UTF-8) argument
+ * into buf (size bytes); ENAMETOOLONG when it does not fit, a TypeError for anything else or an
+ * embedded NUL. */
 static int arg_text(napi_env env, napi_value value, const char *what, char *buf, size_t size) {
   size_t len = 0;
+  bool is_buffer = false;
+  if (napi_is_buffer(env, value, &is_buffer) == napi_ok && is_buffer) {
+    void *data;
+    if (napi_get_buffer_info(env, value, &data, &len) != napi_ok) return -1;
+    if (len >= size) {
+      berth_throw_errno(env, ENAMETOOLONG, what, NULL);
+      return -1;
+    }
+    if (memchr(data, 0, len) != NULL) {
+      char msg[96];
+      snprintf(msg, sizeof msg, "%s contains a NUL byte", what);
+      napi_throw_type_error(env, NULL, msg);
+      return -1;
+    }
+    memcpy(buf, data, len);
+    buf[len] = 0;
+    return 0;
+  }
   if (napi_get_value_string_utf8(env, value, NULL, 0, &len) != napi_ok) {
     char msg[96];
     snprintf(msg, sizeof msg, "%s must be a string", what);
@@ -287,7 +306,8 @@ static napi_value js_mknod_at(napi_env env, napi_callback_info info) {
   return void_result(env, mknodat(dirfd, name, (mode_t)mode, dev), "mknodat", name);
 }
 
-/* readlinkAt(dirfd, name) -> the target, or null when name is not a symlink. */
+/* readlinkAt(dirfd, name) -> the target as a Buffer (its bytes, UTF-8 or not), or null when name
+ * is not a symlink. */
 static napi_value js_readlink_at(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   char name[NAME_MAX + 1], target[PATH_MAX];
@@ -298,7 +318,7 @@ static napi_value js_readlink_at(napi_env env, napi_callback_info info) {
   if (n < 0) return errno == EINVAL ? null_value(env) : berth_throw_errno(env, errno, "readlinkat", name);
   if ((size_t)n >= sizeof target) return berth_throw_errno(env, ENAMETOOLONG, "readlinkat", name);
   napi_value result;
-  napi_create_string_utf8(env, target, (size_t)n, &result);
+  napi_create_buffer_copy(env, (size_t)n, target, NULL, &result);
   return result;
 }
 

@@ -1,7 +1,8 @@
 // Tar bytes written by hand, for what tar-stream's packer cannot express: PAX records with binary
 // values, GNU long names, base-256 numbers, broken checksums.
 export interface RawEntry {
-  name: string;
+  /** A string is written as UTF-8; a Buffer as its bytes (names need not be UTF-8). */
+  name: string | Buffer;
   /** Typeflag character: '0' file, '5' dir, 'x' PAX header, 'L' GNU long name, ... */
   typeflag: string;
   data?: Buffer;
@@ -12,14 +13,19 @@ export interface RawEntry {
   mtime?: number;
   /** The size field, when it must differ from data's length (a header that lies). */
   size?: number;
-  linkname?: string;
+  linkname?: string | Buffer;
+}
+
+function writeName(block: Buffer, name: string | Buffer, offset: number): void {
+  if (typeof name === 'string') block.write(name, offset, 100, 'utf8');
+  else name.copy(block, offset, 0, Math.min(100, name.length));
 }
 
 const octal = (n: number, width: number): string => n.toString(8).padStart(width - 1, '0') + '\0';
 
 export function rawHeader(e: RawEntry): Buffer {
   const block = Buffer.alloc(512);
-  block.write(e.name, 0, 100, 'utf8');
+  writeName(block, e.name, 0);
   block.write(octal(e.mode ?? 0o644, 8), 100, 'latin1');
   if (e.uidBase256) {
     block[108] = 0x80;
@@ -31,7 +37,7 @@ export function rawHeader(e: RawEntry): Buffer {
   block.write(octal(e.size ?? e.data?.length ?? 0, 12), 124, 'latin1');
   block.write(octal(e.mtime ?? 1_600_000_000, 12), 136, 'latin1');
   block.write(e.typeflag, 156, 'latin1');
-  if (e.linkname !== undefined) block.write(e.linkname, 157, 100, 'utf8');
+  if (e.linkname !== undefined) writeName(block, e.linkname, 157);
   block.write('ustar\x0000', 257, 'latin1');
   block.write('        ', 148, 'latin1');
   let sum = 0;
