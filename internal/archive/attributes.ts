@@ -3,7 +3,7 @@
 // Every call names the entry as (open directory, name), or ("" for) an fd of the entry itself,
 // and none follows a symlink. For an entry just created, what it already has (created_attrs.ts) is
 // not set again: with no setuid/setgid bits to lose, a chown to the same owner changes nothing.
-import { timespecOf, type Timespec } from '../sys/fsat';
+import type { Timespec } from '../sys/fsat';
 import { fchmodAt, fchownAt, setxattrAt, utimensAt } from './byte_names';
 import type { Existing } from './created_attrs';
 import { errnoCode } from '../sys/fs';
@@ -14,10 +14,21 @@ export interface EntryTimes {
   mtime: Timespec;
 }
 
-/** The entry's times; PAX records keep sub-second precision the ustar header lacks. */
+/**
+ * The entry's times as containerd sets them: the access time is the later of atime and mtime, and
+ * a time before the epoch (or past what Go's time.Duration holds) is the epoch (boundTime).
+ */
 export function entryTimes(header: TarHeader): EntryTimes {
-  return { atime: timespecOf(header.atime ?? header.mtime), mtime: timespecOf(header.mtime) };
+  const mtime = bounded(header.mtime);
+  const atime = header.atime === undefined ? mtime : bounded(later(header.atime, header.mtime));
+  return { atime, mtime };
 }
+
+const EPOCH: Timespec = { sec: 0, nsec: 0 };
+const MAX_SECONDS = 9_223_372_036; // (2^63 - 1) ns
+
+const bounded = (t: Timespec): Timespec => (t.sec < 0 || t.sec > MAX_SECONDS ? EPOCH : t);
+const later = (a: Timespec, b: Timespec): Timespec => (a.sec > b.sec || (a.sec === b.sec && a.nsec >= b.nsec) ? a : b);
 
 /**
  * `name` in dirFd, or dirFd itself for "". A symlink gets no chmod: Linux has no mode for it.

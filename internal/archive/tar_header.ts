@@ -3,6 +3,7 @@
 // decoding them as UTF-8 would corrupt them; only the keys we read as text are decoded. Names and
 // link targets are byte strings (byte_names.ts): a tar's names need not be UTF-8.
 import { invalidArgument } from '../errdefs/errors';
+import type { Timespec } from '../sys/fsat';
 import { byteString } from './byte_names';
 
 export const BLOCK_SIZE = 512;
@@ -44,9 +45,9 @@ export interface TarHeader {
   gid: number;
   /** Bytes of data that follow the header. */
   size: number;
-  /** Seconds since the epoch; fractional when a PAX record gave sub-second precision. */
-  mtime: number;
-  atime: number | undefined;
+  /** Since the epoch, to the nanosecond a PAX record may give. */
+  mtime: Timespec;
+  atime: Timespec | undefined;
   linkname: string;
   devmajor: number;
   devminor: number;
@@ -236,7 +237,19 @@ function paxNumber(records: Map<string, Buffer>, key: string, parse: (s: string)
 }
 
 const parseInteger = (s: string): number => (/^\d+$/.test(s) ? Number(s) : NaN);
-const parseTime = (s: string): number => (/^-?\d+(\.\d+)?$/.test(s) ? Number.parseFloat(s) : NaN);
+
+/** A PAX time ("1700000000.123456789", "-5.25") to the nanosecond, as Go's parsePAXTime reads it. */
+function paxTime(records: Map<string, Buffer>, key: string): Timespec | undefined {
+  const raw = records.get(key);
+  if (raw === undefined) return undefined;
+  const text = raw.toString('latin1');
+  const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(text);
+  const whole = match === null ? NaN : Number(match[2]);
+  if (match === null || !Number.isSafeInteger(whole)) throw invalidArgument(`tar PAX header: ${key} ${JSON.stringify(text)} is not a time`);
+  const nsec = Number(((match[3] ?? '') + '000000000').slice(0, 9));
+  if (match[1] !== '-') return { sec: whole, nsec };
+  return nsec === 0 ? { sec: -whole, nsec: 0 } : { sec: -whole - 1, nsec: 1e9 - nsec };
+}
 
 /** The entry an entry-typed header describes, with the PAX records and GNU long names before it. */
 export function entryHeader(
@@ -253,7 +266,7 @@ export function entryHeader(
     uid: raw.uid,
     gid: raw.gid,
     size: raw.size,
-    mtime: raw.mtime,
+    mtime: { sec: raw.mtime, nsec: 0 },
     atime: undefined,
     linkname: longLink ?? raw.linkname,
     devmajor: raw.devmajor,
@@ -268,8 +281,8 @@ export function entryHeader(
   header.size = paxNumber(pax, 'size', parseInteger) ?? header.size;
   header.uid = paxNumber(pax, 'uid', parseInteger) ?? header.uid;
   header.gid = paxNumber(pax, 'gid', parseInteger) ?? header.gid;
-  header.mtime = paxNumber(pax, 'mtime', parseTime) ?? header.mtime;
-  header.atime = paxNumber(pax, 'atime', parseTime);
+  header.mtime = paxTime(pax, 'mtime') ?? header.mtime;
+  header.atime = paxTime(pax, 'atime');
   for (const [key, value] of pax) {
     if (key.startsWith(XATTR_PAX_PREFIX)) header.xattrs.push([key.slice(XATTR_PAX_PREFIX.length), value]);
   }

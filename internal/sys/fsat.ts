@@ -54,12 +54,6 @@ export const S_IFLNK = 0o120000;
 
 export const isDirectoryMode = (mode: number): boolean => (mode & S_IFMT) === S_IFDIR;
 
-/** Seconds since the epoch (fractional, as tar PAX records give them) as a Timespec. */
-export function timespecOf(seconds: number): Timespec {
-  const sec = Math.floor(seconds);
-  return { sec, nsec: Math.min(999_999_999, Math.round((seconds - sec) * 1e9)) };
-}
-
 /**
  * The directory at `path` (components joined by "/", "" for dirFd itself) under dirFd, reached
  * without passing a symlink, ".." or magic link: openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS), or a

@@ -107,6 +107,21 @@ describe('layer unpack as containerd unpacks it', () => {
     }
   });
 
+  it("sets times to the PAX record's nanosecond, the access time to the later of the two, and times before the epoch to the epoch", async () => {
+    const times = (mtime: string, atime: string) => paxRecord('mtime', Buffer.from(mtime)).toString('latin1') + paxRecord('atime', Buffer.from(atime)).toString('latin1');
+    const tarball = rawTar([
+      { name: 'PaxHeaders/a', typeflag: 'x', data: Buffer.from(times('1700000000.123456789', '1600000000.5'), 'latin1') },
+      { name: 'a', typeflag: '0', data: Buffer.from('a') },
+      { name: 'PaxHeaders/b', typeflag: 'x', data: Buffer.from(times('-86400.25', '1700000000.000000001'), 'latin1') },
+      { name: 'b', typeflag: '0', data: Buffer.from('b') },
+    ]);
+    await applyLayer(target, streamOf(tarball));
+    const a = lstatSync(join(target, 'a'), { bigint: true });
+    expect([a.mtimeNs, a.atimeNs]).toEqual([1_700_000_000_123_456_789n, 1_700_000_000_123_456_789n]);
+    const b = lstatSync(join(target, 'b'), { bigint: true });
+    expect([b.mtimeNs, b.atimeNs]).toEqual([0n, 1_700_000_000_000_000_001n]);
+  });
+
   it('refuses a lone zero block before more entries, and takes one before the end', async () => {
     const a = rawTar([{ name: 'a', typeflag: '0', data: Buffer.from('a') }]).subarray(0, 1024); // header + data, no end blocks
     const b = rawTar([{ name: 'b', typeflag: '0', data: Buffer.from('b') }]);
