@@ -26,6 +26,7 @@ import { claimSocketPath, removeSocketIfOurs, socketInode } from './socket';
 import { metrics } from '../../internal/metrics';
 import { startMetrics } from '../../internal/metrics/serve';
 import { countRuntimeState } from '../../internal/cri/server/runtime_state_counts';
+import { collectAfterStart } from '../../internal/cri/collect_after_start';
 import { keepImageFsFigure } from '../../internal/cri/server/image_fs_info';
 
 export interface DaemonOptions {
@@ -186,6 +187,7 @@ export function createDaemon(config: BerthConfig, opts: DaemonOptions = {}): Dae
       // beside the first calls instead of inside the first CreateContainer.
       runtime.features.prefetch(Object.values(config.cri.runtimes));
       undo.push(keepImageFsFigure(svc));
+      undo.push(collectAfterStart(runtime.snapshotter, runtime.images, logger));
     } catch (err) {
       await unwind();
       // A damaged page or row found by recovery's loads names the file, as one found at open does.

@@ -183,13 +183,24 @@ export function collectImageSnapshotsSoon(sn: Snapshotter, images: ImageService,
   const run = (): void => {
     state.again = false;
     collectImageSnapshots(sn, images, logger)
-      .catch((err: unknown) => logger.warn('snapshot GC after a failed unpack failed', { error: messageOf(err) }))
+      .catch((err: unknown) => logger.warn('background snapshot GC failed', { error: messageOf(err) }))
       .finally(() => {
         if (state.again) run();
         else soon.delete(sn);
       });
   };
   run();
+}
+
+/**
+ * After a container or pod snapshot was removed: when no record names its image any more (the image
+ * was removed while the container still used it, as containerd allows), the image's layers were
+ * kept only for that container, and are collected now, as containerd's GC collects them once the
+ * container's snapshot is gone.
+ */
+export function collectImageSnapshotsIfOrphaned(sn: Snapshotter, images: ImageService, imageId: string, logger: Logger): void {
+  if (imageId === '' || images.store.listByConfig(imageId).length > 0) return;
+  collectImageSnapshotsSoon(sn, images, logger.with({ component: 'snapshot-gc' }));
 }
 
 /**

@@ -1,6 +1,6 @@
 // The CRI's view of images, derived as containerd's CRI image store does: one image per config
 // digest (the ID), gathering every name that points at it. repo_tags are the tagged names,
-// repo_digests are "<repository>@<target digest>" for each name's repository.
+// repo_digests the digest names ("<repository>@<manifest digest>", recorded by a pull).
 import { isDigest } from '../content/digest';
 import type { ImageConfig } from './oci';
 import { formatReference, parseNormalizedNamed, repositoryOf } from './reference';
@@ -44,8 +44,10 @@ export function repoTagsAndDigests(records: readonly ImageRecord[]): { repoTags:
     } catch {
       continue; // a name that is only the ID, or otherwise not a reference
     }
-    if (ref.tag !== undefined && ref.digest === undefined) tags.add(formatReference(ref));
-    digests.add(`${repositoryOf(ref)}@${r.target.digest}`);
+    // As containerd's parseImageReferences: a tagged name is a repo tag, a digest name a repo
+    // digest; a tag alone vouches for no digest reference (an import records none).
+    if (ref.digest !== undefined) digests.add(`${repositoryOf(ref)}@${ref.digest}`);
+    else if (ref.tag !== undefined) tags.add(formatReference(ref));
   }
   return { repoTags: [...tags].sort(), repoDigests: [...digests].sort() };
 }

@@ -87,13 +87,32 @@ export class ImageService {
     const records = this.recordsFor(refOrId);
     if (records.length === 0) throw notFound(`image ${JSON.stringify(refOrId)} not found`);
     const id = records[0].configDigest;
-    return this.view(id, this.store.listByConfig(id));
+    const view = await this.viewUnlessRemoved(id, this.store.listByConfig(id));
+    if (view === undefined) throw notFound(`image ${JSON.stringify(refOrId)} not found`);
+    return view;
   }
 
   async list(): Promise<CriImage[]> {
     const out: CriImage[] = [];
-    for (const [id, records] of groupById(this.store.list())) out.push(await this.view(id, records));
+    for (const [id, records] of groupById(this.store.list())) {
+      const view = await this.viewUnlessRemoved(id, records);
+      if (view !== undefined) out.push(view);
+    }
     return out;
+  }
+
+  /**
+   * The image's view; undefined when reading its blobs failed because a RemoveImage took its records
+   * (and its GC the blobs) meanwhile: containerd answers from memory, and never fails a list for an
+   * image removed under it.
+   */
+  private async viewUnlessRemoved(id: string, records: ImageRecord[]): Promise<CriImage | undefined> {
+    try {
+      return await this.view(id, records);
+    } catch (err) {
+      if (this.store.listByConfig(id).length === 0) return undefined;
+      throw err;
+    }
   }
 
   /** Config, layers and diff IDs of an image, for building a container. */
@@ -120,7 +139,11 @@ export class ImageService {
    */
   async remove(refOrId: string): Promise<string[]> {
     const records = this.recordsFor(refOrId);
-    if (records.length === 0) return [];
+    if (records.length === 0) {
+      // A retry after a removal a kill cut short between its records and its blobs collects them.
+      await this.gc();
+      return [];
+    }
     const names = this.store.listByConfig(records[0].configDigest).map((r) => r.name);
     this.store.deleteAll(names);
     await this.gc();

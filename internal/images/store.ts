@@ -87,7 +87,12 @@ export class ImageStore {
     return rows.map((r) => r.config_digest);
   }
 
-  /** Creates or updates (re-pointing a tag to a new pull) the record for `image.name`. */
+  /**
+   * Creates or updates (re-pointing a tag to a new pull or import) the record for `image.name`. An
+   * image that loses its last name this way stays, named by its ID, as containerd keeps it (listed
+   * with no tags, for the kubelet's image GC to remove), instead of holding its blobs and layers
+   * unlisted.
+   */
   put(image: NewImage): ImageRecord {
     if (image.name === '') throw invalidArgument('image name is empty');
     if (!isDigest(image.target.digest)) throw invalidArgument(`image ${image.name}: invalid target digest ${image.target.digest}`);
@@ -96,6 +101,7 @@ export class ImageStore {
     this.writes++;
     // In a transaction of its own (or the caller's): a full disk answers ResourceExhausted, as every write does.
     return this.db.tx(() => {
+      const previous = this.tryGet(image.name);
       this.db
         .prepare(
           `INSERT INTO images (name, media_type, digest, size, config_digest, labels, created_at, updated_at)
@@ -113,6 +119,9 @@ export class ImageStore {
           labels: toJSON(image.labels ?? {}),
           now,
         });
+      if (previous !== undefined && previous.configDigest !== image.configDigest && this.listByConfig(previous.configDigest).length === 0) {
+        this.put({ name: previous.configDigest, target: previous.target, configDigest: previous.configDigest, labels: previous.labels });
+      }
       return this.get(image.name);
     });
   }

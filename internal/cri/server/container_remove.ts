@@ -9,6 +9,7 @@ import type { RemoveContainerRequest__Output } from '../../api/gen/runtime/v1/Re
 import type { RemoveContainerResponse } from '../../api/gen/runtime/v1/RemoveContainerResponse';
 import { failedPrecondition, isNotFound, messageOf, wrap } from '../../errdefs/errors';
 import { containerIOs } from '../container_io';
+import { collectImageSnapshotsIfOrphaned } from '../snapshot_gc';
 import { containerState, type Container } from '../store/container';
 import { nowNanos } from '../store/time';
 import { crashPoint } from '../util/crash_points';
@@ -57,6 +58,7 @@ async function removeLocked(svc: CriService, container: Container, callEnded: Ab
     // Renamed into the trash now, deleted in the background (containerd leaves this to its GC).
     rt.trash.root.discard(m.rootDir);
     rt.trash.state.discard(m.stateDir);
+    collectImageSnapshotsIfOrphaned(rt.snapshotter, rt.images, m.imageId, svc.logger);
   } catch (err) {
     // The container is removed (its record is gone); what is left the start-up sweep removes.
     svc.logger.error('container removed; its snapshot or dirs are left for the next start', { containerId: id, error: messageOf(err) });

@@ -1,5 +1,6 @@
 // RemovePodSandbox: stops the pod if needed, removes its containers, the pause task, snapshot,
 // directories and record, and frees its name. Removing a pod that is already gone succeeds.
+import { collectImageSnapshotsIfOrphaned } from '../snapshot_gc';
 import type { RemovePodSandboxRequest__Output } from '../../api/gen/runtime/v1/RemovePodSandboxRequest';
 import type { RemovePodSandboxResponse } from '../../api/gen/runtime/v1/RemovePodSandboxResponse';
 import { isNotFound } from '../../errdefs/errors';
@@ -33,6 +34,7 @@ export async function removePodSandbox(
     await rt.snapshotter.remove(sandbox.metadata.snapshotKey).catch((err: unknown) => {
       if (!isNotFound(err)) throw err;
     });
+    collectImageSnapshotsIfOrphaned(rt.snapshotter, rt.images, sandbox.metadata.imageId, svc.logger);
     removeTreeSync(sandbox.metadata.stateDir);
     removeTreeSync(sandbox.metadata.rootDir);
     crashPoint('sandbox_remove:before_record_delete');

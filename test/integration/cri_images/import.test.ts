@@ -69,9 +69,7 @@ describe('CRI images imported with berthctl', () => {
     const [image] = images;
     expect(image!.id).toBe(busyboxId);
     expect(image!.repo_tags).toEqual([BUSYBOX_DOCKER_IMAGE, BUSYBOX_IMAGE].sort());
-    expect(image!.repo_digests).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^docker\.io\/library\/busybox@sha256:[0-9a-f]{64}$/)]),
-    );
+    expect(image!.repo_digests).toEqual([]); // an import records no digest reference, as containerd's
     expect(image!.spec?.image).toBe(busyboxId);
   });
 

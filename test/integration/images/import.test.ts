@@ -50,9 +50,7 @@ describe('import image archives', () => {
     const list = await env.images.list();
     expect(list.length).toBe(1);
     expect(list[0].repoTags).toEqual([BUSYBOX_DOCKER_IMAGE, BUSYBOX_IMAGE].sort());
-    expect(list[0].repoDigests).toEqual(
-      [`berth.test/busybox@${docker.target.digest}`, `docker.io/library/busybox@${list[0].records.find((r) => r.name === BUSYBOX_IMAGE)?.target.digest}`].sort(),
-    );
+    expect(list[0].repoDigests).toEqual([]); // imports record tags only, as containerd's
   });
 
   it('a lookup by image ID follows the names as they change (it is kept between changes)', async () => {

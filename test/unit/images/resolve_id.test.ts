@@ -38,8 +38,9 @@ describe('ImageService.resolveId', () => {
 
     images.store.put({ name: BUSYBOX, target: target('b'), configDigest: id('2') }); // re-pulled: the tag moved
     expect(images.resolveId('busybox')).toBe(id('2'));
+    expect(images.resolveId(id('1'))).toBe(id('1')); // kept by its ID, untagged
+    images.store.deleteAll([BUSYBOX, id('1')]);
     expect(isNotFound(thrownBy(() => images.resolveId(id('1'))))).toBe(true);
-    images.store.deleteAll([BUSYBOX]);
     expect(isNotFound(thrownBy(() => images.resolveId('busybox')))).toBe(true);
     expect(isNotFound(thrownBy(() => images.resolveId(id('2'))))).toBe(true);
   });

@@ -32,6 +32,11 @@ describe('ImageStore', () => {
     const created = store.get('registry.k8s.io/pause:3.9').createdAt;
     store.put({ name: 'registry.k8s.io/pause:3.9', target: target('c'), configDigest: d('3') });
     expect(store.get('registry.k8s.io/pause:3.9')).toMatchObject({ configDigest: d('3'), createdAt: created });
+    // The image that lost its last name stays, named by its ID (containerd keeps it, untagged); one
+    // that keeps another name gets none.
+    expect(store.listByConfig(d('2')).map((r) => [r.name, r.target])).toEqual([[d('2'), target('b')]]);
+    store.put({ name: 'docker.io/library/busybox:latest', target: target('c'), configDigest: d('3') });
+    expect(store.listByConfig(d('1')).map((r) => r.name)).toEqual(['docker.io/library/busybox:1.36']);
     store.delete('registry.k8s.io/pause:3.9');
     expect(store.tryGet('registry.k8s.io/pause:3.9')).toBeUndefined();
     expect(() => store.delete('registry.k8s.io/pause:3.9')).toThrow(/registry.k8s.io\/pause:3.9.*not found/);
@@ -60,7 +65,7 @@ describe('CRI view', () => {
     updatedAt: new Date(0),
   });
 
-  it('one image per ID; repo_tags are tagged names, repo_digests repository@target for each name', () => {
+  it('one image per ID; repo_tags are tagged names, repo_digests the digest names (as containerd: a tag vouches for no digest)', () => {
     const records = [
       rec('docker.io/library/busybox:latest', 'a', '1'),
       rec('docker.io/library/busybox:1.36', 'a', '1'),
@@ -73,7 +78,7 @@ describe('CRI view', () => {
     expect([...byId.keys()]).toEqual([d('1'), d('2')]);
     expect(repoTagsAndDigests(byId.get(d('1')) ?? [])).toEqual({
       repoTags: ['berth.test/busybox:docker', 'docker.io/library/busybox:1.36', 'docker.io/library/busybox:latest'],
-      repoDigests: [`berth.test/busybox@${d('b')}`, `docker.io/library/busybox@${d('a')}`],
+      repoDigests: [`docker.io/library/busybox@${d('a')}`],
     });
   });
 
