@@ -6,7 +6,7 @@ import { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { makeFifo } from '../cio/fifo';
 import { fifoPath, TaskIO } from '../cio/task_io';
-import { failedPrecondition } from '../errdefs/errors';
+import { failedPrecondition, wrap } from '../errdefs/errors';
 import { containerIOs } from './container_io';
 import { portForwardInNetns, type AttachOptions, type ExecOptions, type PortForwardOptions, type StreamingRuntime } from './streaming';
 import type { CriTask } from './tasks/types';
@@ -162,7 +162,7 @@ export class CriStreamingRuntime implements StreamingRuntime {
         return { exitCode: exit.exitStatus };
       } catch (err) {
         log.debug('exec failed', { execId, error: (err as Error).message });
-        throw err;
+        throw wrap(err, 'failed to exec in container'); // containerd's streaming runtime's words
       } finally {
         markStarted();
         opts.signal.removeEventListener('abort', onAbort);
@@ -251,6 +251,6 @@ export class CriStreamingRuntime implements StreamingRuntime {
   async portForward(opts: PortForwardOptions): Promise<void> {
     const sandbox = this.rt.sandboxes.get(opts.sandboxId);
     if (sandbox.status.state !== 'ready') throw failedPrecondition(`sandbox ${sandbox.id} is not ready`);
-    await portForwardInNetns(sandbox.metadata.netnsPath, opts.port, opts.stream, opts.signal);
+    await portForwardInNetns(sandbox.id, sandbox.metadata.netnsPath, opts.port, opts.stream, opts.signal);
   }
 }

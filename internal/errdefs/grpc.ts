@@ -32,6 +32,44 @@ export function toServiceError(err: unknown): Partial<ServiceError> {
 }
 
 /** Maps a gRPC (or ttRPC google.rpc.Status) code back to a kind, for clients of other services. */
-export function fromGrpcCode(code: number, message: string): BerthError {
-  return new BerthError(CODE_TO_KIND.get(code) ?? 'Internal', message);
+export function fromGrpcCode(code: number, message: string, remoteMessage?: string): BerthError {
+  const kind = CODE_TO_KIND.get(code) ?? 'Internal';
+  return remoteMessage === undefined ? new BerthError(kind, message) : new RemoteError(kind, message, remoteMessage);
+}
+
+/** An error another service answered, keeping its own message apart from our context around it. */
+export class RemoteError extends BerthError {
+  constructor(
+    kind: ErrorKind,
+    message: string,
+    readonly remoteMessage: string,
+  ) {
+    super(kind, message);
+  }
+}
+
+/** The message the service itself gave, for the first RemoteError in `err`'s cause chain. */
+export function remoteMessageOf(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 16; e = e.cause, depth++) {
+    if (e instanceof RemoteError) return e.remoteMessage;
+  }
+  return undefined;
+}
+
+/** containerd's errdefs class names, which its FromGRPC appends to a remote message (": unknown"). */
+const ERRDEFS_CLASS: Partial<Record<ErrorKind, string>> = {
+  NotFound: 'not found',
+  AlreadyExists: 'already exists',
+  InvalidArgument: 'invalid argument',
+  FailedPrecondition: 'failed precondition',
+  Unavailable: 'unavailable',
+  Unimplemented: 'not implemented',
+  DeadlineExceeded: 'context deadline exceeded',
+  Canceled: 'context canceled',
+};
+
+/** `message` as containerd's errdefs.FromGRPC words a remote error of `kind`: "<message>: <class>". */
+export function withErrdefsClass(kind: ErrorKind, message: string): string {
+  const cls = ERRDEFS_CLASS[kind] ?? 'unknown';
+  return message.endsWith(`: ${cls}`) ? message : `${message}: ${cls}`;
 }

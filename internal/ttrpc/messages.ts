@@ -19,5 +19,5 @@ export function errorResponse(err: unknown): Response {
 
 /** The error a client raises for a non-OK status, with the kind the code maps to. */
 export function statusError(code: number, message: string, service: string, method: string): BerthError {
-  return fromGrpcCode(code, `ttrpc ${service}/${method}: ${message}`);
+  return fromGrpcCode(code, `ttrpc ${service}/${method}: ${message}`, message);
 }

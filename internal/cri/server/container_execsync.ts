@@ -90,7 +90,7 @@ export async function execSync(svc: CriService, req: ExecSyncRequest__Output, ca
       ) {
         throw failedPrecondition(`exec in container ${id}: container is not running`, err);
       }
-      throw wrap(err, `exec ${JSON.stringify(req.cmd[0])} in container ${id}`);
+      throw wrap(err, 'failed to exec in container'); // containerd's words
     }
     io.releaseKeepers(); // if the process never reported started, EOF must still come
     await settledWithin(io.done(), OUTPUT_GRACE_MS);

@@ -2,9 +2,10 @@
 // StreamingRuntime (exec through the shim, attach to the container's stdio, port-forward into the
 // pod's netns). The protocol layer knows nothing about containers beyond the IDs it passes on.
 import type { Duplex, Readable, Writable } from 'node:stream';
+import { getSystemErrorMap } from 'node:util';
 import { connect, type Socket } from 'node:net';
 import { connectInNetns } from '../../sys/netns';
-import { invalidArgument, unavailable, wrap } from '../../errdefs/errors';
+import { BerthError, invalidArgument, kindOf, unavailable, wrap } from '../../errdefs/errors';
 
 /** A terminal size as sent on the resize stream ({"Width":..,"Height":..} on the wire). */
 export interface TerminalSize {
@@ -61,19 +62,39 @@ function connectHostLoopback(port: number): Promise<Socket> {
       });
       socket.once('error', reject);
     });
-  return attempt('127.0.0.1').catch((err: unknown) =>
-    attempt('::1').catch(() => {
-      throw unavailable(`connect to localhost:${port} in the host network: ${(err as Error).message}`, err);
+  return attempt('127.0.0.1').catch((err4: unknown) =>
+    attempt('::1').catch((err6: unknown) => {
+      const failed = unavailable(`connect to localhost:${port} in the host network: ${(err4 as Error).message}`, err4);
+      throw Object.assign(failed, { ipv4Reason: systemReason(err4), ipv6Reason: systemReason(err6) });
     }),
   );
 }
+
+/** A socket error's system message ("connection refused"), as Go words an errno. */
+function systemReason(err: unknown): string | undefined {
+  const errno = (err as { errno?: unknown }).errno;
+  return typeof errno === 'number' ? getSystemErrorMap().get(errno)?.[1] : undefined;
+}
+
+/** Why each loopback connect failed, where the error says (netns.c's connect, or the host's). */
+function loopbackReasons(err: unknown): { v4: string; v6: string | undefined } | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    const { ipv4Reason, ipv6Reason } = e as { ipv4Reason?: unknown; ipv6Reason?: unknown };
+    if (typeof ipv4Reason === 'string') return { v4: goErrnoText(ipv4Reason), v6: typeof ipv6Reason === 'string' ? goErrnoText(ipv6Reason) : undefined };
+  }
+  return undefined;
+}
+
+/** Go's errno strings are strerror's, lower case: "connection refused". */
+const goErrnoText = (reason: string): string => reason.charAt(0).toLowerCase() + reason.slice(1);
 
 /**
  * The port-forward the CRI layer needs: connects to localhost:<port> inside the pod's network
  * namespace (`netnsPath`, or the host's when '' for host-network pods) and pipes `stream` to it
  * both ways, half-closes included. Resolves when the connection is closed; an abort closes it.
+ * A port nothing listens on fails in containerd's words (kubectl prints them).
  */
-export async function portForwardInNetns(netnsPath: string, port: number, stream: Duplex, signal?: AbortSignal): Promise<void> {
+export async function portForwardInNetns(sandboxId: string, netnsPath: string, port: number, stream: Duplex, signal?: AbortSignal): Promise<void> {
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw invalidArgument(`port-forward: port ${port} is not in 1-65535`);
   }
@@ -81,7 +102,15 @@ export async function portForwardInNetns(netnsPath: string, port: number, stream
   try {
     socket = netnsPath === '' ? await connectHostLoopback(port) : await connectInNetns(netnsPath, port);
   } catch (err) {
-    throw wrap(err, `port-forward to port ${port}`);
+    const reasons = loopbackReasons(err);
+    if (reasons === undefined) throw wrap(err, `port-forward to port ${port}`);
+    const v6 = reasons.v6 === undefined ? '' : ` IPv6 dial tcp6 [::1]:${port}: connect: ${reasons.v6}`;
+    throw new BerthError(
+      kindOf(err),
+      `failed to execute portforward in network namespace ${JSON.stringify(netnsPath === '' ? 'host' : netnsPath)}: ` +
+        `failed to connect to localhost:${port} inside namespace ${JSON.stringify(sandboxId)}, IPv4: dial tcp4 127.0.0.1:${port}: connect: ${reasons.v4}${v6} `,
+      { cause: err },
+    );
   }
   await pipeBothWays(stream, socket, signal);
 }

@@ -67,6 +67,9 @@ export const WEBSOCKET_MAX_PAYLOAD = 1024 * 1024;
 
 const ROUTE = /^\/(exec|attach|portforward)\/([A-Za-z0-9_-]+)\/?$/;
 
+/** http.NotFound's body, without its newline (reply adds it). */
+const NOT_FOUND_TEXT = '404 page not found';
+
 export class StreamingServer {
   private readonly cache: RequestCache<PendingRequest>;
   /** The subprotocol upgradeWebSocket chose for a request, for ws's handshake to announce. */
@@ -203,13 +206,17 @@ export class StreamingServer {
   private consume(req: IncomingMessage, reply: (status: number, message: string) => void): PendingRequest | undefined {
     const path = new URL(req.url ?? '/', 'http://streaming').pathname;
     const m = ROUTE.exec(path);
+    // Kubelet's server (containerd's) answers every miss with http.NotFound, whose body clients
+    // print ("unable to upgrade connection: 404 page not found"); why is berth's log's business.
     if (!m) {
-      reply(404, `404 page not found: ${path}`);
+      this.logger.debug('streaming request for an unknown path', { path });
+      reply(404, NOT_FOUND_TEXT);
       return undefined;
     }
     const pending = this.cache.consume(m[2]);
     if (!pending || pending.kind !== m[1]) {
-      reply(404, `${m[1]} token not found: unknown, already used or expired (tokens are single-use and short-lived)`);
+      this.logger.debug('streaming token not found: unknown, already used or expired', { route: m[1] });
+      reply(404, NOT_FOUND_TEXT);
       return undefined;
     }
     return pending;

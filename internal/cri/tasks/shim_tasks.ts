@@ -2,7 +2,8 @@
 // Wait is subscribed right after Create, before Start (seed 000), so no exit is ever missed.
 import { randomBytes } from 'node:crypto';
 import type { Options } from '../../api/gen/containerd/runc/v1/Options';
-import { canceled, deadlineExceeded, failedPrecondition, isNotFound, messageOf } from '../../errdefs/errors';
+import { BerthError, canceled, deadlineExceeded, failedPrecondition, isNotFound, kindOf, messageOf } from '../../errdefs/errors';
+import { remoteMessageOf, withErrdefsClass } from '../../errdefs/grpc';
 import type { Logger } from '../../log/logger';
 import type { Mount } from '../../mount/types';
 import type { Spec } from '../../oci/spec';
@@ -104,6 +105,12 @@ class ShimTask implements CriTask {
           opts.onStartAbandoned?.(removable);
         } else {
           await kill(); // a failed Start has settled, so its kill is quick
+          // Worded as containerd's execInternal words it, with the shim's own message (what
+          // kubectl exec and a probe's event show), not the task and ttRPC method around it.
+          const remote = remoteMessageOf(err);
+          if (remote !== undefined) {
+            throw new BerthError(kindOf(err), `failed to start exec ${JSON.stringify(proc.execId)}: ${withErrdefsClass(kindOf(err), remote)}`, { cause: err });
+          }
         }
         throw err;
       }

@@ -32,6 +32,7 @@ typedef struct {
   int timeout_ms;
   int fd;          /* JOB_CONNECT: the connected socket */
   int err;         /* 0 when the job succeeded */
+  int err6;        /* JOB_CONNECT: the IPv6 attempt's error, 0 when it was not made */
   const char *call; /* the system call that failed */
   napi_deferred deferred;
   napi_threadsafe_function tsfn;
@@ -128,7 +129,10 @@ static void connect_execute(ns_job *job) {
   /* Like containerd's port-forward: IPv4 localhost first, then IPv6 for v6-only listeners. */
   if (job->fd < 0 && err4 != ETIMEDOUT)
     job->fd = connect_loopback(AF_INET6, job->port, job->timeout_ms, &err6);
-  if (job->fd < 0) job_fail(job, err4, "connect"); /* the IPv4 error names the usual case */
+  if (job->fd < 0) {
+    job->err6 = err6;
+    job_fail(job, err4, "connect"); /* the IPv4 error names the usual case */
+  }
 }
 
 /* --- async plumbing ----------------------------------------------------------------------- */
@@ -151,9 +155,19 @@ static void job_settle(napi_env env, napi_value js_cb, void *context, void *data
   } else {
     if (job->fd >= 0) close(job->fd);
     /* Build the errno-carrying Error the same way the sync calls throw it, then reject with it. */
-    napi_value error;
-    berth_throw_errno(env, job->err, job->call ? job->call : "async", job->path);
-    napi_get_and_clear_last_exception(env, &error);
+    /* A failed connect names no path (the namespace file is not what refused) and carries both
+     * attempts' reasons, as containerd's port-forward error gives them. */
+    int connecting = job->kind == JOB_CONNECT && job->call != NULL && strcmp(job->call, "connect") == 0;
+    napi_value error = berth_errno_error(env, job->err, job->call ? job->call : "async", connecting ? NULL : job->path);
+    if (connecting) {
+      napi_value reason;
+      napi_create_string_utf8(env, strerror(job->err), NAPI_AUTO_LENGTH, &reason);
+      napi_set_named_property(env, error, "ipv4Reason", reason);
+      if (job->err6 != 0) {
+        napi_create_string_utf8(env, strerror(job->err6), NAPI_AUTO_LENGTH, &reason);
+        napi_set_named_property(env, error, "ipv6Reason", reason);
+      }
+    }
     napi_reject_deferred(env, job->deferred, error);
   }
   free(job);

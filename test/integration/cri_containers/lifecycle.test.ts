@@ -73,6 +73,13 @@ describe('CRI containers', () => {
     const late = await s.client.runtime.ExecSync({ container_id: id, cmd: ['sh', '-c', '(sleep 2.5; echo late) & echo early'], timeout: '10' });
     expect(late.stdout.toString()).toBe('early\nlate\n');
 
+    // A command runc cannot start: containerd's words around the shim's message (what a probe's event shows).
+    const notExecutable = await callError(s.client.runtime.ExecSync({ container_id: id, cmd: ['/etc/passwd'], timeout: '10' }));
+    expect(notExecutable.code).toBe(GrpcStatus.UNKNOWN);
+    expect(notExecutable.details).toMatch(
+      /^failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "\/etc\/passwd": permission denied: unknown$/,
+    );
+
     const slow = await callError(s.client.runtime.ExecSync({ container_id: id, cmd: ['sleep', '30'], timeout: '1' }));
     expect(slow.code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
     expect(slow.details).toMatch(/timeout 1s exceeded/);

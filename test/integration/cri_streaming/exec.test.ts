@@ -64,6 +64,14 @@ describe('exec into a real container', () => {
       });
     });
 
+    it("words a command runc cannot start as containerd does: the shim's message, not berth's task and ttRPC names", async () => {
+      const res = await streamExec(await execUrl({ cmd: ['/etc/passwd'] }), { transport });
+      expect(res.status).toMatchObject({ status: 'Failure', reason: 'InternalError' });
+      expect(res.status?.message).toMatch(
+        /^Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "\/etc\/passwd": permission denied: unknown$/,
+      );
+    });
+
     it('runs in the container, not on the host', async () => {
       const res = await streamExec(await execUrl({ cmd: ['hostname'] }), { transport });
       expect(res.stdout).toBe('exec\n'); // the pod's UTS namespace

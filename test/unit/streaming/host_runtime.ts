@@ -53,7 +53,7 @@ export class HostProcessRuntime implements StreamingRuntime {
   }
 
   portForward(opts: PortForwardOptions): Promise<void> {
-    return portForwardInNetns('', opts.port, opts.stream, opts.signal);
+    return portForwardInNetns(opts.sandboxId, '', opts.port, opts.stream, opts.signal);
   }
 
   private async takeResizes(opts: AttachOptions): Promise<void> {

@@ -41,7 +41,7 @@ describe('port-forward into a network namespace', () => {
       child.once('close', (code) => reject(new Error(`netns echo server exited ${code}`)));
     });
     f = await startFixture();
-    f.runtime.portForward = (opts) => portForwardInNetns(netnsPath, opts.port, opts.stream, opts.signal);
+    f.runtime.portForward = (opts) => portForwardInNetns(opts.sandboxId, netnsPath, opts.port, opts.stream, opts.signal);
   });
 
   afterEach(async () => {
