@@ -79,7 +79,7 @@ export async function applyLayer(target: string, source: AsyncIterable<Buffer | 
   } catch (err) {
     stream.destroy();
     // Entry names in messages are byte strings: shown as the UTF-8 they most often are.
-    if (err instanceof BerthError) throw new BerthError(err.kind, shown(err.message), { cause: err });
+    if (err instanceof BerthError) throw shown(err.message) === err.message ? err : new BerthError(err.kind, shown(err.message), { cause: err });
     throw invalidArgument(`apply layer to ${target}: ${shown(messageOf(err))}`, err);
   } finally {
     writer?.close();

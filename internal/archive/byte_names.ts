@@ -28,10 +28,25 @@ export const bytesOf = (name: string): Buffer => Buffer.from(name, 'latin1');
 /** A byte string read from a tar, as this module carries it. */
 export const byteString = (bytes: Buffer, start = 0, end = bytes.length): string => bytes.toString('latin1', start, end);
 
-/** A text holding latin1-carried names, for people: UTF-8 names read as themselves again. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A text holding latin1-carried names, for people: UTF-8 names read as themselves again. A text
+ * that does not decode so (other non-ASCII text, or a name that is not UTF-8) is left as it is.
+ */
 export function shown(text: string): string {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return text; // not ours
-  return Buffer.from(text, 'latin1').toString('utf8');
+  let plain = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0xff) return text; // not ours
+    if (c > 0x7f) plain = false;
+  }
+  if (plain) return text;
+  try {
+    return strictUtf8.decode(Buffer.from(text, 'latin1'));
+  } catch {
+    return text;
+  }
 }
 
 export const openDirBeneath = (dirFd: number, path: string): number => openDirBeneathRaw(dirFd, bytesOf(path));

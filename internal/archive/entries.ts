@@ -363,8 +363,7 @@ export class EntryWriter implements TarSink {
     if (this.whiteouts === 'remove') {
       const dir = this.dirs.resolve(dirParts, header.name, { create: false });
       if (dir === undefined) return undefined;
-      const node = this.paths.find([...dir.real, hidden]);
-      if (node?.written === true || node?.implied === true) throw sameLayer();
+      if (this.wroteAtOrBelow(this.paths.find([...dir.real, hidden]))) throw sameLayer();
       this.remove(dir, hidden);
       return undefined;
     }
@@ -377,6 +376,14 @@ export class EntryWriter implements TarSink {
     }
     if (header.uid !== 0 || header.gid !== 0) fchownAt(dir.fd, hidden, header.uid, header.gid);
     return undefined;
+  }
+
+  /** True when this layer wrote `node` or anything below it (what a whiteout may not hide). */
+  private wroteAtOrBelow(node: PathNode | undefined): boolean {
+    if (node === undefined) return false;
+    if (node.written === true || node.implied === true) return true;
+    for (const child of node.children?.values() ?? []) if (this.wroteAtOrBelow(child)) return true;
+    return false;
   }
 
   /**

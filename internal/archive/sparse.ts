@@ -22,6 +22,9 @@ export class SparseBody {
   private map: Array<[number, number]> | undefined;
   private mapText: Buffer[] = [];
   private mapBytes = 0;
+  /** Newlines in mapText so far, and the number of fragments its first line announces. */
+  private mapLines = 0;
+  private mapCount: number | undefined;
   private fragment = 0;
   /** Bytes of the current fragment already written. */
   private done = 0;
@@ -73,30 +76,39 @@ export class SparseBody {
   }
 
   private skip(length: number): void {
-    if (this.sink?.hole !== undefined) return this.sink.hole(length);
-    for (let left = length; left > 0; left -= ZEROS.length) this.sink?.write(ZEROS.subarray(0, Math.min(left, ZEROS.length)));
+    const sink = this.sink;
+    if (sink === undefined) return; // an entry nobody writes (a whiteout, the root): nothing to fill
+    if (sink.hole !== undefined) return sink.hole(length);
+    for (let left = length; left > 0; left -= ZEROS.length) sink.write(ZEROS.subarray(0, Math.min(left, ZEROS.length)));
   }
 
-  /** Gathers the 1.0 map (decimal numbers, one a line, in whole blocks); returns what follows it. */
+  /**
+   * Gathers the 1.0 map (decimal numbers, one a line, in whole blocks) and parses it once it has
+   * every line it announces (newlines are counted block by block, as Go's readGNUSparseMap1x0
+   * does, so a big map costs one pass); returns what follows it.
+   */
   private readMap(chunk: Buffer): Buffer {
     let rest = chunk;
     while (rest.length > 0 && this.map === undefined) {
       const n = Math.min(BLOCK_SIZE - (this.mapBytes % BLOCK_SIZE), rest.length);
-      this.mapText.push(rest.subarray(0, n));
+      const part = rest.subarray(0, n);
+      this.mapText.push(part);
       this.mapBytes += n;
+      for (let i = part.indexOf(0x0a); i >= 0; i = part.indexOf(0x0a, i + 1)) this.mapLines++;
       rest = rest.subarray(n);
       if (this.mapBytes % BLOCK_SIZE !== 0) continue;
       if (this.mapBytes > SPARSE_MAP_MAX) this.refuse(`has a sparse map over ${SPARSE_MAP_MAX} bytes`);
-      const numbers = Buffer.concat(this.mapText).toString('latin1').split('\n');
-      numbers.pop(); // what follows the last newline: part of no number yet
-      const count = numbers.length > 0 ? parseDecimal(numbers[0] as string) : undefined;
-      if (count === undefined) {
-        if (numbers.length > 0) this.refuse('has a malformed sparse map');
-        continue;
+      if (this.mapLines === 0) continue;
+      const text = () => Buffer.concat(this.mapText).toString('latin1');
+      if (this.mapCount === undefined) {
+        const first = text().slice(0, text().indexOf('\n'));
+        this.mapCount = parseDecimal(first) ?? this.refuse('has a malformed sparse map');
+        if (this.mapCount > SPARSE_MAP_MAX) this.refuse('has a malformed sparse map');
       }
-      if (numbers.length < 1 + 2 * count) continue;
+      if (this.mapLines < 1 + 2 * this.mapCount) continue;
+      const numbers = text().split('\n');
       const map: Array<[number, number]> = [];
-      for (let i = 0; i < count; i++) {
+      for (let i = 0; i < this.mapCount; i++) {
         const offset = parseDecimal(numbers[1 + 2 * i] as string);
         const length = parseDecimal(numbers[2 + 2 * i] as string);
         if (offset === undefined || length === undefined) this.refuse('has a malformed sparse map');

@@ -298,11 +298,12 @@ function applySparse(header: TarHeader, pax: Map<string, Buffer>): void {
   if (major === '0' && (minor === '0' || minor === '1')) format1 = false;
   else if (major === '1' && minor === '0') format1 = true;
   else if (major !== undefined || minor !== undefined) return; // an unknown version: plain data, as Go reads it
-  else if (pax.has(SPARSE_MAP)) format1 = false; // 0.0 and 0.1 name no version
+  else if ((pax.get(SPARSE_MAP)?.length ?? 0) > 0) format1 = false; // 0.0 and 0.1 name no version
   else return;
   const name = pax.get('GNU.sparse.name');
   if (name !== undefined && name.length > 0) header.name = byteString(name);
   const storedSize = header.size;
+  if (!Number.isSafeInteger(storedSize)) throw invalidArgument(`tar entry "${header.name}": bad size`);
   header.size = paxNumber(pax, 'GNU.sparse.size', parseInteger) ?? paxNumber(pax, 'GNU.sparse.realsize', parseInteger) ?? header.size;
   header.sparse = { map: format1 ? undefined : sparseMap0x1(pax), storedSize };
 }

@@ -6,7 +6,7 @@
 //    applied by deleting. Used when the snapshotter cannot rebase, or a layer needs its parents.
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, openSync } from 'node:fs';
-import { applyLayerOffThread, LayerTree, openDirBeneath, type ApplyResult, type WhiteoutMode } from '../archive';
+import { applyLayerOffThread, LayerTree, openLayerDirBeneath, type ApplyResult, type WhiteoutMode } from '../archive';
 import { wrap } from '../errdefs/errors';
 import { withTempMount } from '../mount';
 import type { Snapshotter } from '../snapshots/types';
@@ -110,7 +110,7 @@ const UNREACHABLE = new Set(['ENOENT', 'ENOTDIR', 'ELOOP']);
 function openPlainDir(dirFd: number, rel: string): number | undefined {
   if (rel === '') return dirFd;
   try {
-    return openDirBeneath(dirFd, rel);
+    return openLayerDirBeneath(dirFd, rel);
   } catch (err) {
     if (UNREACHABLE.has(errnoCode(err) ?? '')) return undefined;
     throw err;
