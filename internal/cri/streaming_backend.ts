@@ -98,12 +98,12 @@ export class CriStreamingRuntime implements StreamingRuntime {
     const { execId, dir, fifoId, process } = execSetup(container, opts.cmd, opts.tty);
     const log = this.logger;
     log.debug('exec session', { containerId: container.id, execId, aborted: opts.signal.aborted });
-    const io = TaskIO.create(dir, fifoId, {
-      stdout: opts.stdout !== undefined,
-      stderr: opts.stderr !== undefined && !opts.tty,
-      terminal: opts.tty,
-      sharedDir: true,
-    });
+    // Output FIFOs whatever the client asked for, as containerd's NewExecIO makes them: given an
+    // empty name the shim fails the Start after the command ran, or, with stdin alone, runs
+    // `runc exec --detach` that waits for the command's end while the command waits for stdin the
+    // shim copies only after runc returns, wedging the pod's shim for every later exec.
+    // Output nobody asked for is read and dropped.
+    const io = TaskIO.create(dir, fifoId, { stdout: true, stderr: !opts.tty, terminal: opts.tty, sharedDir: true });
     let stdin: ExecStdin | undefined;
     let ioInUse: Promise<unknown> = Promise.resolve();
     let markStarted!: () => void;
@@ -113,8 +113,10 @@ export class CriStreamingRuntime implements StreamingRuntime {
         stdin = ExecStdin.create(fifoPath(dir, fifoId, 'stdin'));
         stdin.forward(opts.stdin, started, () => task.closeStdin(execId));
       }
-      if (opts.stdout && io.stdout) io.stdout.pipe(opts.stdout, { end: false });
-      if (opts.stderr && io.stderr) io.stderr.pipe(opts.stderr, { end: false });
+      if (opts.stdout) io.stdout?.pipe(opts.stdout, { end: false });
+      else io.stdout?.resume();
+      if (opts.stderr) io.stderr?.pipe(opts.stderr, { end: false });
+      else io.stderr?.resume();
       // The client may leave at any point, also before the exec is registered with its task
       // (killExec then throws at once, in an event listener: that would crash berthd) or
       // between its creation and its start: onStarted kills it then.

@@ -221,7 +221,9 @@ async function webSocketExec(url: string, opts: ExecClientOptions): Promise<Exec
   opts.onEstablished?.();
   for (const size of opts.resize ?? []) ws.send(codec.encode(4, Buffer.from(JSON.stringify({ Width: size.width, Height: size.height }))));
   if (opts.stdin !== undefined) {
-    ws.send(codec.encode(0, Buffer.from(opts.stdin)));
+    // In messages of 32 KiB, as client-go sends a piped stdin.
+    const stdin = Buffer.from(opts.stdin);
+    for (let off = 0; off < stdin.length || off === 0; off += 32 * 1024) ws.send(codec.encode(0, stdin.subarray(off, off + 32 * 1024)));
     if (protocol === 'v5.channel.k8s.io') ws.send(Buffer.of(255, 0));
   }
   await done;

@@ -83,6 +83,10 @@ export class WebSocketChannels {
 
   /** Closes the WebSocket normally after everything already sent; resolves once it is closed. */
   close(code = 1000): Promise<void> {
+    // Input nobody will read any more is dropped from here: a channel over its bound keeps the
+    // socket paused, and the client's closing frame behind it would only be read at ws's 30 s
+    // close timeout.
+    for (const channel of this.readers.keys()) this.endInput(channel);
     if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code);
     return this.closed;
   }

@@ -72,6 +72,33 @@ describe('exec into a real container', () => {
       );
     });
 
+    it('runs an exec that asks for only some of the streams, output nobody asked for dropped, and the pod takes more execs after', async () => {
+      // stdin alone: the command reads it to its end and writes a file.
+      const file = `/tmp/stdin-only-${transport}`;
+      const stdinOnly = await streamExec(await execUrl({ cmd: ['sh', '-c', `cat > ${file}; echo dropped`], stdin: true, stdout: false, stderr: false }), {
+        transport,
+        stdin: 'hello\n',
+        stdout: false,
+        stderr: false,
+      });
+      expect(stdinOnly.status).toEqual({ metadata: {}, status: 'Success' });
+      const both = ['sh', '-c', 'echo out; echo err >&2'];
+      const stdoutOnly = await streamExec(await execUrl({ cmd: both, stdout: true, stderr: false }), { transport, stderr: false });
+      expect([stdoutOnly.stdout, stdoutOnly.status?.status]).toEqual(['out\n', 'Success']);
+      const stderrOnly = await streamExec(await execUrl({ cmd: both, stdout: false, stderr: true }), { transport, stdout: false });
+      expect([stderrOnly.stderr, stderrOnly.status?.status]).toEqual(['err\n', 'Success']);
+      const read = await s.client.runtime.ExecSync({ container_id: id, cmd: ['cat', file], timeout: '10' });
+      expect(read.stdout.toString()).toBe('hello\n');
+    });
+
+    it('ends the session once the command exits, with stdin the command never read still coming', async () => {
+      // 4 MiB of stdin, more than a channel holds: the server stops reading the socket meanwhile.
+      const session = streamExec(await execUrl({ cmd: ['sh', '-c', 'sleep 1; echo done'], stdin: true }), { transport, stdin: Buffer.alloc(4 << 20, 'i') });
+      // A guard, not a measure: left paused, the client's closing frame would wait for ws's 30 s close timeout.
+      const res = await Promise.race([session, new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 20_000).unref())]);
+      expect(res).toMatchObject({ stdout: 'done\n', status: { status: 'Success' } });
+    });
+
     it('runs in the container, not on the host', async () => {
       const res = await streamExec(await execUrl({ cmd: ['hostname'] }), { transport });
       expect(res.stdout).toBe('exec\n'); // the pod's UTS namespace
