@@ -101,7 +101,8 @@ export class SparseBody {
       if (this.mapLines === 0) continue;
       const text = () => Buffer.concat(this.mapText).toString('latin1');
       if (this.mapCount === undefined) {
-        const first = text().slice(0, text().indexOf('\n'));
+        const head = text();
+        const first = head.slice(0, head.indexOf('\n'));
         this.mapCount = parseDecimal(first) ?? this.refuse('has a malformed sparse map');
         if (this.mapCount > SPARSE_MAP_MAX) this.refuse('has a malformed sparse map');
       }

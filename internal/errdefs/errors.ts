@@ -68,6 +68,11 @@ export function wrap(err: unknown, context: string): BerthError {
   return new BerthError(kindOf(err), `${context}: ${message}`, { cause: err });
 }
 
+/** `err` and the errors it was made from (Error.cause), outermost first, at most 16 deep. */
+export function* causeChain(err: unknown): Generator<Error> {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 16; e = e.cause, depth++) yield e;
+}
+
 export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

@@ -1,7 +1,7 @@
 // The server boundary's half of errdefs: error kind <-> gRPC status code.
 import { status as GrpcStatus, type ServiceError, Metadata } from '@grpc/grpc-js';
 import { grpcMessageText } from './clip_text';
-import { BerthError, type ErrorKind, kindOf, messageOf } from './errors';
+import { BerthError, causeChain, type ErrorKind, kindOf, messageOf } from './errors';
 
 const KIND_TO_CODE: Record<ErrorKind, GrpcStatus> = {
   NotFound: GrpcStatus.NOT_FOUND,
@@ -50,9 +50,7 @@ export class RemoteError extends BerthError {
 
 /** The message the service itself gave, for the first RemoteError in `err`'s cause chain. */
 export function remoteMessageOf(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 16; e = e.cause, depth++) {
-    if (e instanceof RemoteError) return e.remoteMessage;
-  }
+  for (const e of causeChain(err)) if (e instanceof RemoteError) return e.remoteMessage;
   return undefined;
 }
 

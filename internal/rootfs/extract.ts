@@ -69,12 +69,15 @@ export async function adoptParentAttributes(sn: Snapshotter, key: string, parent
     await withTempMount(viewMounts, (lower) =>
       withTempMount(ownMounts, async (upper) => {
         const lowerTree = new LayerTree(lower);
-        const upperFd = openSync(upper, constants.O_RDONLY | constants.O_DIRECTORY);
         try {
-          for (const rel of dirs) adoptOne(lowerTree, upperFd, rel);
+          const upperFd = openSync(upper, constants.O_RDONLY | constants.O_DIRECTORY);
+          try {
+            for (const rel of dirs) adoptOne(lowerTree, upperFd, rel);
+          } finally {
+            closeSync(upperFd);
+          }
         } finally {
-          lowerTree.close();
-          closeSync(upperFd);
+          lowerTree.close(); // also when the upper dir cannot be opened
         }
       }, at),
       at,

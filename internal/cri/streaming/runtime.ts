@@ -5,7 +5,7 @@ import type { Duplex, Readable, Writable } from 'node:stream';
 import { getSystemErrorMap } from 'node:util';
 import { connect, type Socket } from 'node:net';
 import { connectInNetns } from '../../sys/netns';
-import { BerthError, invalidArgument, kindOf, unavailable, wrap } from '../../errdefs/errors';
+import { BerthError, causeChain, invalidArgument, kindOf, unavailable, wrap } from '../../errdefs/errors';
 
 /** A terminal size as sent on the resize stream ({"Width":..,"Height":..} on the wire). */
 export interface TerminalSize {
@@ -78,7 +78,7 @@ function systemReason(err: unknown): string | undefined {
 
 /** Why each loopback connect failed, where the error says (netns.c's connect, or the host's). */
 function loopbackReasons(err: unknown): { v4: string; v6: string | undefined } | undefined {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+  for (const e of causeChain(err)) {
     const { ipv4Reason, ipv6Reason } = e as { ipv4Reason?: unknown; ipv6Reason?: unknown };
     if (typeof ipv4Reason === 'string') return { v4: goErrnoText(ipv4Reason), v6: typeof ipv6Reason === 'string' ? goErrnoText(ipv6Reason) : undefined };
   }
